@@ -1,0 +1,41 @@
+//! fenscan: from a picture of a chess board to a checked FEN.
+//!
+//! # Pipeline
+//!
+//! ```text
+//! image ──► board::find ──► squares::cut ──► classifier ──► orientation ──► decode ──► Fen + check
+//!           (4 corners)     (64 crops)       (13 classes)   (white/black    (chess
+//!                                                            at bottom?)     constraints)
+//! ```
+//!
+//! # Square order
+//!
+//! Everywhere in this crate, 64 squares are listed in *reading order*: index 0 is a8, 7 is
+//! h8, 8 is a7 and 63 is h1, i.e. rank 8 first and files a..h, as a FEN placement is written
+//! and as the squares of a board image seen from white's side are read, top-left first. A
+//! board image seen from black's side read the same way gives [`Placement::rotated_180`].
+//!
+//! # Class indices
+//!
+//! | index | class | index | class |
+//! |---|---|---|---|
+//! | 0 | empty | | |
+//! | 1 | white pawn | 7 | black pawn |
+//! | 2 | white knight | 8 | black knight |
+//! | 3 | white bishop | 9 | black bishop |
+//! | 4 | white rook | 10 | black rook |
+//! | 5 | white queen | 11 | black queen |
+//! | 6 | white king | 12 | black king |
+
+pub mod class;
+pub mod fen;
+pub mod placement;
+
+pub use class::SquareClass;
+pub use fen::{Castling, Fen, FenField};
+pub use placement::Placement;
+pub mod dataset;
+pub mod io;
+pub mod quad;
+pub mod render;
+pub mod squares;

@@ -1,0 +1,358 @@
+//! Drawing one flat board: squares, overlays, coordinates, pieces, frame.
+
+use rand::{Rng, RngExt};
+use resvg::tiny_skia::{PathBuilder, Pixmap, PixmapPaint, Rect, Stroke, Transform};
+use serde::{Deserialize, Serialize};
+
+use super::config::OverlayConfig;
+use super::overlay::{self, Grid};
+use super::pieces::PieceSet;
+use super::text::{draw_text, fonts, text_width};
+use super::theme::{Theme, is_book_theme, paint, paint_squares};
+use crate::class::SquareClass;
+use crate::placement::Placement;
+
+/// Which side is at the bottom of the drawn board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Orientation {
+    /// White at the bottom (a1 bottom-left).
+    White,
+    /// Black at the bottom (h8 bottom-left); the board is turned 180 degrees.
+    Black,
+}
+
+impl Orientation {
+    /// Reading-order placement index of the displayed square `(row, col)`.
+    pub fn placement_index(self, row: usize, col: usize) -> usize {
+        match self {
+            Orientation::White => row * 8 + col,
+            Orientation::Black => 63 - (row * 8 + col),
+        }
+    }
+}
+
+/// Where coordinates are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Coordinates {
+    /// No coordinates.
+    None,
+    /// Small labels inside the edge squares (lichess, chess.com).
+    Inside,
+    /// Labels in a margin outside the board (books).
+    Outside,
+}
+
+/// A drawn board with its geometry and what was put on it.
+pub struct DrawnBoard {
+    /// The picture (board plus margin for outside coordinates or a frame).
+    pub pixmap: Pixmap,
+    /// The board's squares inside the pixmap.
+    pub grid: Grid,
+    /// Names of the overlays drawn.
+    pub overlays: Vec<String>,
+}
+
+/// Everything that decides how one board looks.
+pub struct BoardLook<'a> {
+    /// Square colours and style.
+    pub theme: &'a Theme,
+    /// Piece images.
+    pub pieces: &'a PieceSet,
+    /// Which side is at the bottom.
+    pub orientation: Orientation,
+    /// Coordinates style.
+    pub coordinates: Coordinates,
+    /// Side of one square in pixels.
+    pub cell: f32,
+    /// Piece size relative to a square (0.7..=1.0).
+    pub piece_scale: f32,
+    /// Frame line width in pixels (0: none).
+    pub frame: f32,
+}
+
+/// Draws `placement` as described by `look`, adding random overlays per `cfg`.
+pub fn draw_board(
+    placement: &Placement,
+    look: &BoardLook<'_>,
+    cfg: &OverlayConfig,
+    rng: &mut impl Rng,
+) -> Option<DrawnBoard> {
+    let cell = look.cell.max(4.0);
+    let margin = match look.coordinates {
+        Coordinates::Outside => (cell * rng.random_range(0.35..0.6)).max(6.0),
+        _ => 0.0,
+    } + look.frame * 2.0;
+    let side = cell * 8.0;
+    let total = (side + 2.0 * margin).ceil() as u32;
+    let mut pm = Pixmap::new(total, total)?;
+    // Margins (coordinates, frame) sit on white paper or a light panel.
+    let page = if is_book_theme(look.theme) {
+        255
+    } else {
+        rng.random_range(200..=255u8)
+    };
+    pm.fill(resvg::tiny_skia::Color::from_rgba8(page, page, page, 255));
+    let grid = Grid {
+        x: margin,
+        y: margin,
+        cell,
+    };
+    paint_squares(&mut pm, grid.x, grid.y, cell, look.theme, rng);
+    let mut overlays = Vec::new();
+    let occupied = |row: usize, col: usize| {
+        placement.0[look.orientation.placement_index(row, col)] != SquareClass::Empty
+    };
+
+    // Under the pieces.
+    if rng.random_bool(cfg.last_move) {
+        for _ in 0..2 {
+            let s = rng.random_range(0..64usize);
+            overlay::highlight(&mut pm, &grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("last_move".into());
+    }
+    if rng.random_bool(cfg.marks) {
+        for _ in 0..rng.random_range(1..=4) {
+            let s = rng.random_range(0..64usize);
+            overlay::highlight(&mut pm, &grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("marks".into());
+    }
+    if rng.random_bool(cfg.check_glow) {
+        let kings: Vec<usize> = (0..64).filter(|&i| matches!(placement.0[look.orientation.placement_index(i / 8, i % 8)], SquareClass::Piece(p) if p.role == shakmaty::Role::King)).collect();
+        if let Some(&k) = kings.get(rng.random_range(0..kings.len().max(1))) {
+            overlay::check_glow(&mut pm, &grid, (k / 8, k % 8));
+            overlays.push("check".into());
+        }
+    }
+    if look.coordinates == Coordinates::Inside {
+        inside_coordinates(&mut pm, &grid, look, rng);
+    }
+
+    // Pieces.
+    let size = (cell * look.piece_scale).round().max(1.0) as u32;
+    let jitter = cell * 0.03;
+    for row in 0..8 {
+        for col in 0..8 {
+            let class = placement.0[look.orientation.placement_index(row, col)];
+            if class == SquareClass::Empty {
+                continue;
+            }
+            let Some(img) = look.pieces.raster(class, size) else {
+                continue;
+            };
+            let (cx, cy) = grid.centre(row, col);
+            let dx = rng.random_range(-jitter..=jitter);
+            let dy = rng.random_range(-jitter..=jitter);
+            let x = (cx - size as f32 / 2.0 + dx).round() as i32;
+            let y = (cy - size as f32 / 2.0 + dy).round() as i32;
+            pm.draw_pixmap(
+                x,
+                y,
+                img.as_ref().as_ref(),
+                &PixmapPaint::default(),
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+
+    // Over the pieces.
+    if rng.random_bool(cfg.move_dots) {
+        let from = rng.random_range(0..64usize);
+        for _ in 0..rng.random_range(1..=6) {
+            let s = rng.random_range(0..64usize);
+            if s != from {
+                overlay::move_dot(&mut pm, &grid, (s / 8, s % 8), occupied(s / 8, s % 8));
+            }
+        }
+        overlays.push("move_dots".into());
+    }
+    if rng.random_bool(cfg.circles) {
+        for _ in 0..rng.random_range(1..=3) {
+            let s = rng.random_range(0..64usize);
+            overlay::circle(&mut pm, &grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("circles".into());
+    }
+    if rng.random_bool(cfg.arrows) {
+        for _ in 0..rng.random_range(1..=4) {
+            let from = rng.random_range(0..64usize);
+            let to = if rng.random_bool(0.3) {
+                // a knight jump, when one fits on the board
+                let (r, c) = ((from / 8) as i32, (from % 8) as i32);
+                let jumps = [
+                    (1, 2),
+                    (2, 1),
+                    (-1, 2),
+                    (-2, 1),
+                    (1, -2),
+                    (2, -1),
+                    (-1, -2),
+                    (-2, -1),
+                ];
+                let (jr, jc) = jumps[rng.random_range(0..8)];
+                let (nr, nc) = (r + jr, c + jc);
+                if (0..8).contains(&nr) && (0..8).contains(&nc) {
+                    (nr * 8 + nc) as usize
+                } else {
+                    rng.random_range(0..64)
+                }
+            } else {
+                rng.random_range(0..64)
+            };
+            if to != from {
+                overlay::arrow(&mut pm, &grid, (from / 8, from % 8), (to / 8, to % 8), rng);
+            }
+        }
+        overlays.push("arrows".into());
+    }
+    if look.coordinates == Coordinates::Outside {
+        outside_coordinates(&mut pm, &grid, look, margin - look.frame * 2.0, rng);
+    }
+    if look.frame > 0.0 {
+        let mut pb = PathBuilder::new();
+        let f = look.frame;
+        if let Some(r) = Rect::from_xywh(grid.x - f / 2.0, grid.y - f / 2.0, side + f, side + f) {
+            pb.push_rect(r);
+        }
+        if let Some(path) = pb.finish() {
+            let stroke = Stroke {
+                width: f,
+                ..Stroke::default()
+            };
+            pm.stroke_path(
+                &path,
+                &paint([0, 0, 0], 255),
+                &stroke,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    Some(DrawnBoard {
+        pixmap: pm,
+        grid,
+        overlays,
+    })
+}
+
+fn file_labels(o: Orientation) -> Vec<char> {
+    let files: Vec<char> = "abcdefgh".chars().collect();
+    match o {
+        Orientation::White => files,
+        Orientation::Black => files.into_iter().rev().collect(),
+    }
+}
+
+fn rank_labels(o: Orientation) -> Vec<char> {
+    let ranks: Vec<char> = "87654321".chars().collect();
+    match o {
+        Orientation::White => ranks,
+        Orientation::Black => ranks.into_iter().rev().collect(),
+    }
+}
+
+fn inside_coordinates(pm: &mut Pixmap, grid: &Grid, look: &BoardLook<'_>, rng: &mut impl Rng) {
+    let fonts = fonts();
+    let Some(font) = fonts.get(rng.random_range(0..fonts.len().max(1))) else {
+        return;
+    };
+    let px = grid.cell * rng.random_range(0.18..0.28);
+    let pad = grid.cell * 0.05;
+    let files = file_labels(look.orientation);
+    let ranks = rank_labels(look.orientation);
+    // Label colour: the other square colour, as lichess and chess.com do.
+    for (col, file) in files.iter().enumerate() {
+        let dark = (7 + col) % 2 == 1;
+        let rgb = if dark {
+            look.theme.light
+        } else {
+            look.theme.dark
+        };
+        let label = file.to_string();
+        let x = grid.x + (col as f32 + 1.0) * grid.cell - text_width(font, px, &label) - pad;
+        let y = grid.y + 8.0 * grid.cell - px * 1.15 - pad;
+        draw_text(pm, font, px, x, y, rgb, &label);
+    }
+    for (row, rank) in ranks.iter().enumerate() {
+        let dark = row % 2 == 1;
+        let rgb = if dark {
+            look.theme.light
+        } else {
+            look.theme.dark
+        };
+        draw_text(
+            pm,
+            font,
+            px,
+            grid.x + pad,
+            grid.y + row as f32 * grid.cell + pad,
+            rgb,
+            &rank.to_string(),
+        );
+    }
+}
+
+fn outside_coordinates(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    look: &BoardLook<'_>,
+    margin: f32,
+    rng: &mut impl Rng,
+) {
+    let fonts = fonts();
+    let Some(font) = fonts.get(rng.random_range(0..fonts.len().max(1))) else {
+        return;
+    };
+    let px = (margin * rng.random_range(0.55..0.8)).max(5.0);
+    let files = file_labels(look.orientation);
+    let ranks = rank_labels(look.orientation);
+    let ink = [rng.random_range(0..60u8); 3];
+    let side = grid.cell * 8.0;
+    let both_sides = rng.random_bool(0.3);
+    for (col, file) in files.iter().enumerate() {
+        let label = file.to_string();
+        let x = grid.x + (col as f32 + 0.5) * grid.cell - text_width(font, px, &label) / 2.0;
+        draw_text(
+            pm,
+            font,
+            px,
+            x,
+            grid.y + side + look.frame * 2.0 + (margin - px) / 2.0,
+            ink,
+            &label,
+        );
+        if both_sides {
+            draw_text(
+                pm,
+                font,
+                px,
+                x,
+                grid.y - look.frame * 2.0 - margin + (margin - px) / 2.0,
+                ink,
+                &label,
+            );
+        }
+    }
+    for (row, rank) in ranks.iter().enumerate() {
+        let label = rank.to_string();
+        let y = grid.y + (row as f32 + 0.5) * grid.cell - px * 0.6;
+        let x = grid.x - look.frame * 2.0 - margin / 2.0 - text_width(font, px, &label) / 2.0;
+        draw_text(pm, font, px, x, y, ink, &label);
+        if both_sides {
+            draw_text(
+                pm,
+                font,
+                px,
+                grid.x + side + look.frame * 2.0 + margin / 2.0
+                    - text_width(font, px, &label) / 2.0,
+                y,
+                ink,
+                &label,
+            );
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! Every probability and strength synth uses, in one serde config with documented defaults.
+//! `synth --config FILE.json` reads it (unknown fields are an error); flags override a few.
+
+use serde::{Deserialize, Serialize};
+
+use super::positions::PositionMix;
+
+/// A random effect: applied with `probability`, at a strength drawn up to `strength`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Effect {
+    /// Chance of applying the effect to an image, 0..=1.
+    pub probability: f64,
+    /// Largest strength (units depend on the effect; see [`DegradeConfig`]).
+    pub strength: f32,
+}
+
+const fn effect(probability: f64, strength: f32) -> Effect {
+    Effect {
+        probability,
+        strength,
+    }
+}
+
+/// Overlays drawn on the board (probabilities per board).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OverlayConfig {
+    /// Last-move highlight on two squares. Default 0.5.
+    pub last_move: f64,
+    /// 1-4 coloured square marks. Default 0.15.
+    pub marks: f64,
+    /// Red glow under a king. Default 0.1.
+    pub check_glow: f64,
+    /// Legal-move dots and rings. Default 0.1.
+    pub move_dots: f64,
+    /// 1-3 circles. Default 0.1.
+    pub circles: f64,
+    /// 1-4 arrows, straight or knight-shaped, crossing pieces. Default 0.25.
+    pub arrows: f64,
+}
+
+impl Default for OverlayConfig {
+    fn default() -> Self {
+        OverlayConfig {
+            last_move: 0.5,
+            marks: 0.15,
+            check_glow: 0.1,
+            move_dots: 0.1,
+            circles: 0.1,
+            arrows: 0.25,
+        }
+    }
+}
+
+/// How boards look.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LookConfig {
+    /// Share of random colour palettes instead of the named themes. Default 0.25.
+    pub random_theme: f64,
+    /// Share of boards drawn from black's side. Default 0.3.
+    pub black_bottom: f64,
+    /// Share of boards with coordinates inside the squares. Default 0.4.
+    pub coordinates_inside: f64,
+    /// Share of boards with coordinates outside the board. Default 0.2.
+    pub coordinates_outside: f64,
+    /// Smallest piece size relative to a square. Default 0.75 (largest is 1.0).
+    pub min_piece_scale: f32,
+    /// Share of boards with a frame line (always for book themes). Default 0.2.
+    pub frame: f64,
+}
+
+impl Default for LookConfig {
+    fn default() -> Self {
+        LookConfig {
+            random_theme: 0.25,
+            black_bottom: 0.3,
+            coordinates_inside: 0.4,
+            coordinates_outside: 0.2,
+            min_piece_scale: 0.75,
+            frame: 0.2,
+        }
+    }
+}
+
+/// Where the board sits in the image and how the camera sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SceneConfig {
+    /// Smallest board side in pixels. Default 100.
+    pub min_board: u32,
+    /// Largest board side in pixels (sizes are drawn log-uniformly). Default 1600.
+    pub max_board: u32,
+    /// Share of images cropped to the board (give or take a few pixels). Default 0.35.
+    pub cropped: f64,
+    /// Smallest share of the image width the board takes in an uncropped image. Default 0.15.
+    pub min_board_fraction: f32,
+    /// Share of uncropped images with a second, smaller board elsewhere. Default 0.1.
+    pub second_board: f64,
+    /// In-plane rotation: probability and largest angle in degrees. Default 0.15, 4.
+    pub rotation: Effect,
+    /// Perspective skew: probability and largest corner displacement as a fraction of the
+    /// board side. Default 0.15, 0.25.
+    pub perspective: Effect,
+}
+
+impl Default for SceneConfig {
+    fn default() -> Self {
+        SceneConfig {
+            min_board: 100,
+            max_board: 1600,
+            cropped: 0.35,
+            min_board_fraction: 0.15,
+            second_board: 0.1,
+            rotation: effect(0.15, 4.0),
+            perspective: effect(0.15, 0.25),
+        }
+    }
+}
+
+/// Image degradations, applied after the scene is composed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DegradeConfig {
+    /// Down-then-up scaling; strength = smallest square side in pixels reached (12).
+    pub rescale: Effect,
+    /// JPEG re-encoding; strength = lowest quality (15).
+    pub jpeg: Effect,
+    /// Gaussian blur; strength = largest sigma in pixels (1.5).
+    pub blur: Effect,
+    /// Gaussian pixel noise; strength = largest standard deviation in 0..255 units (12).
+    pub noise: Effect,
+    /// Colour balance, brightness, contrast and gamma shifts; strength = largest relative
+    /// change (0.25).
+    pub color: Effect,
+    /// Uneven lighting and shadow (a smooth gradient); strength = largest darkening (0.5).
+    pub lighting: Effect,
+    /// Glare (a bright soft ellipse); strength = largest added brightness (0.6).
+    pub glare: Effect,
+    /// Screen moire (fine interference stripes); strength = amplitude (0.12).
+    pub moire: Effect,
+    /// Paper texture (low-frequency blotches and grain); strength = amplitude (0.12).
+    pub paper: Effect,
+}
+
+impl Default for DegradeConfig {
+    fn default() -> Self {
+        DegradeConfig {
+            rescale: effect(0.3, 12.0),
+            jpeg: effect(0.35, 15.0),
+            blur: effect(0.2, 1.5),
+            noise: effect(0.2, 12.0),
+            color: effect(0.3, 0.25),
+            lighting: effect(0.12, 0.5),
+            glare: effect(0.06, 0.6),
+            moire: effect(0.04, 0.12),
+            paper: effect(0.08, 0.12),
+        }
+    }
+}
+
+/// The whole synth configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SynthConfig {
+    /// Which positions are drawn.
+    pub positions: PositionMix,
+    /// How boards look.
+    pub look: LookConfig,
+    /// Overlays on the board.
+    pub overlays: OverlayConfig,
+    /// Placement in the image and camera geometry.
+    pub scene: SceneConfig,
+    /// Image degradations.
+    pub degrade: DegradeConfig,
+}
+
+impl SynthConfig {
+    /// Checks that every probability is in 0..=1 and sizes make sense.
+    pub fn validate(&self) -> Result<(), String> {
+        let probs = [
+            (
+                "positions.random_placement",
+                self.positions.random_placement,
+            ),
+            ("positions.thinned_game", self.positions.thinned_game),
+            ("look.random_theme", self.look.random_theme),
+            ("look.black_bottom", self.look.black_bottom),
+            ("look.coordinates_inside", self.look.coordinates_inside),
+            ("look.coordinates_outside", self.look.coordinates_outside),
+            ("look.frame", self.look.frame),
+            ("overlays.last_move", self.overlays.last_move),
+            ("overlays.marks", self.overlays.marks),
+            ("overlays.check_glow", self.overlays.check_glow),
+            ("overlays.move_dots", self.overlays.move_dots),
+            ("overlays.circles", self.overlays.circles),
+            ("overlays.arrows", self.overlays.arrows),
+            ("scene.cropped", self.scene.cropped),
+            ("scene.second_board", self.scene.second_board),
+            (
+                "scene.rotation.probability",
+                self.scene.rotation.probability,
+            ),
+            (
+                "scene.perspective.probability",
+                self.scene.perspective.probability,
+            ),
+            (
+                "degrade.rescale.probability",
+                self.degrade.rescale.probability,
+            ),
+            ("degrade.jpeg.probability", self.degrade.jpeg.probability),
+            ("degrade.blur.probability", self.degrade.blur.probability),
+            ("degrade.noise.probability", self.degrade.noise.probability),
+            ("degrade.color.probability", self.degrade.color.probability),
+            (
+                "degrade.lighting.probability",
+                self.degrade.lighting.probability,
+            ),
+            ("degrade.glare.probability", self.degrade.glare.probability),
+            ("degrade.moire.probability", self.degrade.moire.probability),
+            ("degrade.paper.probability", self.degrade.paper.probability),
+        ];
+        for (name, p) in probs {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(format!(
+                    "{name} = {p}: a probability must be between 0 and 1"
+                ));
+            }
+        }
+        if self.positions.random_placement + self.positions.thinned_game > 1.0 {
+            return Err(
+                "positions.random_placement + positions.thinned_game must not exceed 1".into(),
+            );
+        }
+        if self.look.coordinates_inside + self.look.coordinates_outside > 1.0 {
+            return Err(
+                "look.coordinates_inside + look.coordinates_outside must not exceed 1".into(),
+            );
+        }
+        if self.scene.min_board < 32
+            || self.scene.min_board > self.scene.max_board
+            || self.scene.max_board > 4096
+        {
+            return Err(format!(
+                "scene.min_board = {}, scene.max_board = {}: need 32 <= min <= max <= 4096",
+                self.scene.min_board, self.scene.max_board
+            ));
+        }
+        if !(0.05..=1.0).contains(&self.scene.min_board_fraction) {
+            return Err("scene.min_board_fraction must be between 0.05 and 1".into());
+        }
+        if !(0.3..=1.0).contains(&self.look.min_piece_scale) {
+            return Err("look.min_piece_scale must be between 0.3 and 1".into());
+        }
+        if !(0.0..=0.4).contains(&self.scene.perspective.strength) {
+            return Err("scene.perspective.strength must be between 0 and 0.4".into());
+        }
+        Ok(())
+    }
+}

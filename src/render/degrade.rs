@@ -1,0 +1,195 @@
+//! Image degradations: what cameras, scanners, compression and screens do to a picture.
+
+use image::{RgbImage, imageops::FilterType};
+use rand::{Rng, RngExt};
+
+use super::config::DegradeConfig;
+use super::theme::value_noise;
+
+/// Applies each effect of `cfg` with its probability; returns the names of those applied.
+/// `cell` is the board's square size in pixels (the rescale effect needs it).
+pub fn degrade(
+    img: &mut RgbImage,
+    cell: f32,
+    cfg: &DegradeConfig,
+    rng: &mut impl Rng,
+) -> Vec<String> {
+    let mut applied = Vec::new();
+    if rng.random_bool(cfg.rescale.probability) && cell > cfg.rescale.strength + 1.0 {
+        let target = rng.random_range(cfg.rescale.strength..cell);
+        let f = target / cell;
+        let (w, h) = (img.width(), img.height());
+        let (sw, sh) = (
+            ((w as f32 * f).round() as u32).max(1),
+            ((h as f32 * f).round() as u32).max(1),
+        );
+        let filters = [
+            FilterType::Triangle,
+            FilterType::Nearest,
+            FilterType::CatmullRom,
+        ];
+        let down = image::imageops::resize(img, sw, sh, filters[rng.random_range(0..3)]);
+        *img = image::imageops::resize(&down, w, h, filters[rng.random_range(0..3)]);
+        applied.push(format!("rescale:{:.0}px", target));
+    }
+    if rng.random_bool(cfg.color.probability) {
+        color_shift(img, cfg.color.strength, rng);
+        applied.push("color".into());
+    }
+    if rng.random_bool(cfg.lighting.probability) {
+        lighting(
+            img,
+            rng.random_range(0.1..cfg.lighting.strength.max(0.11)),
+            rng,
+        );
+        applied.push("lighting".into());
+    }
+    if rng.random_bool(cfg.paper.probability) {
+        paper(
+            img,
+            rng.random_range(0.02..cfg.paper.strength.max(0.03)),
+            rng,
+        );
+        applied.push("paper".into());
+    }
+    if rng.random_bool(cfg.moire.probability) {
+        moire(
+            img,
+            rng.random_range(0.02..cfg.moire.strength.max(0.03)),
+            rng,
+        );
+        applied.push("moire".into());
+    }
+    if rng.random_bool(cfg.glare.probability) {
+        glare(
+            img,
+            rng.random_range(0.1..cfg.glare.strength.max(0.11)),
+            rng,
+        );
+        applied.push("glare".into());
+    }
+    if rng.random_bool(cfg.blur.probability) {
+        let sigma = rng.random_range(0.3..cfg.blur.strength.max(0.31));
+        *img = imageproc::filter::gaussian_blur_f32(img, sigma);
+        applied.push(format!("blur:{sigma:.2}"));
+    }
+    if rng.random_bool(cfg.noise.probability) {
+        let sd = rng.random_range(1.0..cfg.noise.strength.max(1.1));
+        noise(img, sd, rng);
+        applied.push(format!("noise:{sd:.1}"));
+    }
+    if rng.random_bool(cfg.jpeg.probability) {
+        let q = rng.random_range(cfg.jpeg.strength.clamp(1.0, 95.0) as u8..=95);
+        if let Some(out) = jpeg_round_trip(img, q) {
+            *img = out;
+            applied.push(format!("jpeg:{q}"));
+        }
+    }
+    applied
+}
+
+fn map_pixels(img: &mut RgbImage, f: impl Fn(u32, u32, [f32; 3]) -> [f32; 3]) {
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        let v = f(x, y, p.0.map(|c| c as f32));
+        p.0 = v.map(|c| c.round().clamp(0.0, 255.0) as u8);
+    }
+}
+
+fn color_shift(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
+    let gain: [f32; 3] = std::array::from_fn(|_| 1.0 + rng.random_range(-s..=s) * 0.5);
+    let brightness = rng.random_range(-s..=s) * 60.0;
+    let contrast = 1.0 + rng.random_range(-s..=s);
+    let gamma = 1.0 + rng.random_range(-s..=s);
+    let desaturate = if rng.random_bool(0.2) {
+        rng.random_range(0.0..1.0f32)
+    } else {
+        0.0
+    };
+    map_pixels(img, |_, _, p| {
+        let grey = (p[0] + p[1] + p[2]) / 3.0;
+        std::array::from_fn(|c| {
+            let v = p[c] + (grey - p[c]) * desaturate;
+            let v = ((v * gain[c] - 128.0) * contrast + 128.0 + brightness).clamp(0.0, 255.0);
+            255.0 * (v / 255.0).powf(gamma)
+        })
+    });
+}
+
+fn lighting(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
+    let angle: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+    let (dx, dy) = (angle.cos(), angle.sin());
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let span = (w * dx.abs() + h * dy.abs()).max(1.0);
+    let offset = (if dx < 0.0 { -w * dx } else { 0.0 }) + (if dy < 0.0 { -h * dy } else { 0.0 });
+    map_pixels(img, |x, y, p| {
+        let t = (x as f32 * dx + y as f32 * dy + offset) / span;
+        let f = 1.0 - s * t * t;
+        p.map(|c| c * f)
+    });
+}
+
+fn glare(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let (cx, cy) = (rng.random_range(0.0..w), rng.random_range(0.0..h));
+    let (rx, ry) = (
+        rng.random_range(0.05..0.4) * w,
+        rng.random_range(0.05..0.4) * h,
+    );
+    map_pixels(img, |x, y, p| {
+        let d = ((x as f32 - cx) / rx).powi(2) + ((y as f32 - cy) / ry).powi(2);
+        let a = s * (-d * 2.0).exp();
+        p.map(|c| c + (255.0 - c) * a)
+    });
+}
+
+fn moire(img: &mut RgbImage, a: f32, rng: &mut impl Rng) {
+    let period = rng.random_range(2.0..6.0f32);
+    let angle: f32 = rng.random_range(0.0..std::f32::consts::PI);
+    let beat = rng.random_range(40.0..200.0f32);
+    let (kx, ky) = (
+        angle.cos() * std::f32::consts::TAU / period,
+        angle.sin() * std::f32::consts::TAU / period,
+    );
+    map_pixels(img, |x, y, p| {
+        let v = (x as f32 * kx + y as f32 * ky).sin() * ((x as f32 + y as f32) / beat).sin();
+        p.map(|c| c * (1.0 + a * v))
+    });
+}
+
+fn paper(img: &mut RgbImage, a: f32, rng: &mut impl Rng) {
+    let seed: u32 = rng.random();
+    let scale = rng.random_range(30.0..120.0f32);
+    map_pixels(img, |x, y, p| {
+        let n = value_noise(x as f32 / scale, y as f32 / scale, seed) - 0.5;
+        let grain = value_noise(x as f32 * 0.7, y as f32 * 0.7, seed ^ 0x9e37) - 0.5;
+        p.map(|c| c * (1.0 + a * n) + 30.0 * a * grain)
+    });
+}
+
+fn noise(img: &mut RgbImage, sd: f32, rng: &mut impl Rng) {
+    for p in img.pixels_mut() {
+        // Box-Muller from two uniforms.
+        let u1: f32 = rng.random_range(f32::EPSILON..1.0);
+        let u2: f32 = rng.random();
+        let z = (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos();
+        let luma = rng.random_bool(0.5);
+        for c in 0..3 {
+            let n = if luma {
+                z
+            } else {
+                z * rng.random_range(0.5..1.5f32)
+            };
+            p.0[c] = (p.0[c] as f32 + n * sd).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+}
+
+/// Encodes as JPEG at `quality` and decodes again.
+pub fn jpeg_round_trip(img: &RgbImage, quality: u8) -> Option<RgbImage> {
+    let mut buf = Vec::new();
+    let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut buf, quality);
+    img.write_with_encoder(enc).ok()?;
+    image::load_from_memory_with_format(&buf, image::ImageFormat::Jpeg)
+        .ok()
+        .map(|i| i.to_rgb8())
+}

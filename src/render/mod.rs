@@ -1,0 +1,222 @@
+//! Synthetic boards: random positions drawn in many piece sets, themes, overlays, scenes and
+//! degradations, with exact labels. The data factory behind `synth` and `train`.
+
+pub mod board;
+pub mod config;
+pub mod degrade;
+pub mod overlay;
+pub mod pieces;
+pub mod positions;
+pub mod scene;
+pub mod sheet;
+pub mod text;
+pub mod theme;
+
+use image::RgbImage;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::placement::Placement;
+use crate::quad::{Point, Quad};
+pub use board::{Coordinates, Orientation};
+pub use config::SynthConfig;
+pub use pieces::PieceSet;
+
+/// One rendered image and everything known about it.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    /// The picture.
+    pub image: RgbImage,
+    /// The true position.
+    pub placement: Placement,
+    /// Which side is at the bottom.
+    pub orientation: Orientation,
+    /// The board's corners in image order (top-left, top-right, bottom-right, bottom-left).
+    pub quad: Quad,
+    /// Name of the piece set.
+    pub piece_set: String,
+    /// Name of the board theme.
+    pub theme: String,
+    /// Coordinates drawn.
+    pub coordinates: Coordinates,
+    /// Overlays drawn.
+    pub overlays: Vec<String>,
+    /// Scene and degradation effects applied.
+    pub effects: Vec<String>,
+}
+
+/// The board corners named by the squares they belong to, as drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SquareCorners {
+    /// Outer corner of a8.
+    pub a8: Point,
+    /// Outer corner of h8.
+    pub h8: Point,
+    /// Outer corner of h1.
+    pub h1: Point,
+    /// Outer corner of a1.
+    pub a1: Point,
+}
+
+impl SquareCorners {
+    /// From an image-order quad and the orientation.
+    pub fn from_quad(q: &Quad, o: Orientation) -> SquareCorners {
+        let [tl, tr, br, bl] = q.0;
+        match o {
+            Orientation::White => SquareCorners {
+                a8: tl,
+                h8: tr,
+                h1: br,
+                a1: bl,
+            },
+            Orientation::Black => SquareCorners {
+                a8: br,
+                h8: bl,
+                h1: tl,
+                a1: tr,
+            },
+        }
+    }
+
+    /// Back to an image-order quad.
+    pub fn to_quad(&self, o: Orientation) -> Quad {
+        match o {
+            Orientation::White => Quad([self.a8, self.h8, self.h1, self.a1]),
+            Orientation::Black => Quad([self.h1, self.a1, self.a8, self.h8]),
+        }
+    }
+}
+
+/// Draws boards from a list of piece sets and a config. Every image is a pure function of
+/// `(seed, index)`, so the output does not depend on thread count or order.
+pub struct Renderer {
+    sets: Vec<PieceSet>,
+    cfg: SynthConfig,
+}
+
+/// The per-image random stream: independent of how images are spread over threads.
+pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+impl Renderer {
+    /// A renderer; fails when `sets` is empty or the config is invalid.
+    pub fn new(sets: Vec<PieceSet>, cfg: SynthConfig) -> Result<Renderer, String> {
+        cfg.validate()?;
+        if sets.is_empty() {
+            return Err("no piece sets given".into());
+        }
+        Ok(Renderer { sets, cfg })
+    }
+
+    /// The config in use.
+    pub fn config(&self) -> &SynthConfig {
+        &self.cfg
+    }
+
+    /// The piece sets in use.
+    pub fn sets(&self) -> &[PieceSet] {
+        &self.sets
+    }
+
+    /// Renders image number `index` of the run with `seed`.
+    pub fn render(&self, seed: u64, index: u64) -> Rendered {
+        let mut rng = item_rng(seed, index);
+        // A rare failure (degenerate geometry) is retried with the next draws of the stream.
+        loop {
+            if let Some(r) = self.try_render(&mut rng) {
+                return r;
+            }
+        }
+    }
+
+    fn try_render(&self, rng: &mut ChaCha8Rng) -> Option<Rendered> {
+        let cfg = &self.cfg;
+        let placement = positions::random_position(&cfg.positions, rng);
+        let orientation = if rng.random_bool(cfg.look.black_bottom) {
+            Orientation::Black
+        } else {
+            Orientation::White
+        };
+        let theme = theme::random_theme(cfg.look.random_theme, rng);
+        let set = &self.sets[rng.random_range(0..self.sets.len())];
+        let r: f64 = rng.random();
+        let coordinates = if r < cfg.look.coordinates_inside {
+            Coordinates::Inside
+        } else if r < cfg.look.coordinates_inside + cfg.look.coordinates_outside
+            || (theme::is_book_theme(&theme) && r < 0.8)
+        {
+            Coordinates::Outside
+        } else {
+            Coordinates::None
+        };
+        let (lo, hi) = (cfg.scene.min_board as f32, cfg.scene.max_board as f32);
+        let side = (lo.ln() + rng.random::<f32>() * (hi.ln() - lo.ln())).exp();
+        let cell = (side / 8.0).round().max(4.0);
+        let frame = if theme::is_book_theme(&theme) || rng.random_bool(cfg.look.frame) {
+            (cell * rng.random_range(0.02..0.08f32)).max(1.0).round()
+        } else {
+            0.0
+        };
+        let look = board::BoardLook {
+            theme: &theme,
+            pieces: set,
+            orientation,
+            coordinates,
+            cell,
+            piece_scale: rng.random_range(cfg.look.min_piece_scale..=1.0),
+            frame,
+        };
+        let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
+        let scene = scene::compose(
+            &drawn.pixmap,
+            (drawn.grid.x, drawn.grid.y),
+            cell * 8.0,
+            &cfg.scene,
+            &cfg.overlays,
+            &self.sets,
+            rng,
+        )?;
+        let mut image = scene::to_rgb(&scene.canvas);
+        let mut quad = scene.quad;
+        let mut effects = Vec::new();
+        let rotate = rng.random_bool(cfg.scene.rotation.probability);
+        let skew = rng.random_bool(cfg.scene.perspective.probability);
+        if rotate || skew {
+            let angle = if rotate {
+                rng.random_range(-1.0..=1.0f32) * cfg.scene.rotation.strength
+            } else {
+                0.0
+            };
+            let amount = if skew {
+                rng.random_range(0.0..=cfg.scene.perspective.strength)
+            } else {
+                0.0
+            };
+            let (img, q) = scene::perspective(&image, &quad, angle, amount, rng)?;
+            image = img;
+            quad = q;
+            effects.push(format!("perspective:{angle:.1}deg,{amount:.2}"));
+        }
+        effects.extend(degrade::degrade(
+            &mut image,
+            quad.mean_side() / 8.0,
+            &cfg.degrade,
+            rng,
+        ));
+        Some(Rendered {
+            image,
+            placement,
+            orientation,
+            quad,
+            piece_set: set.name.clone(),
+            theme: theme.name.clone(),
+            coordinates,
+            overlays: drawn.overlays,
+            effects,
+        })
+    }
+}

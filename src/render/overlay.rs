@@ -1,0 +1,213 @@
+//! What users leave on a board: last-move and check highlights, selected squares, legal-move
+//! dots, coloured marks, circles and arrows (straight and knight-shaped).
+
+use rand::{Rng, RngExt};
+use resvg::tiny_skia::{
+    FillRule, GradientStop, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Point, RadialGradient,
+    Rect, SpreadMode, Stroke, Transform,
+};
+
+use super::theme::paint;
+
+/// Geometry of the drawn squares: top-left of the board and square size, in pixmap pixels.
+#[derive(Clone, Copy, Debug)]
+pub struct Grid {
+    /// Left edge of the board.
+    pub x: f32,
+    /// Top edge of the board.
+    pub y: f32,
+    /// Side of one square.
+    pub cell: f32,
+}
+
+impl Grid {
+    /// Rectangle of the displayed square at `(row, col)` (row 0 at the top).
+    pub fn rect(&self, row: usize, col: usize) -> Option<Rect> {
+        Rect::from_xywh(
+            self.x + col as f32 * self.cell,
+            self.y + row as f32 * self.cell,
+            self.cell,
+            self.cell,
+        )
+    }
+
+    /// Centre of the displayed square at `(row, col)`.
+    pub fn centre(&self, row: usize, col: usize) -> (f32, f32) {
+        (
+            self.x + (col as f32 + 0.5) * self.cell,
+            self.y + (row as f32 + 0.5) * self.cell,
+        )
+    }
+}
+
+/// Overlay colours used by lichess and chess.com (RGB, alpha 0..=255).
+const MARK_COLOURS: [([u8; 3], u8); 6] = [
+    ([21, 120, 27], 200), // lichess green
+    ([136, 32, 32], 200), // lichess red
+    ([0, 48, 136], 200),  // lichess blue
+    ([230, 143, 0], 200), // lichess yellow
+    ([255, 170, 0], 205), // chess.com orange arrow
+    ([235, 97, 80], 204), // chess.com red square
+];
+
+/// Last-move style highlight of a square (semi-transparent fill).
+pub fn highlight(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
+    let (rgb, a) = *[
+        ([155u8, 199u8, 0u8], 105u8), // lichess last move
+        ([246, 246, 105], 128),       // chess.com yellow
+        ([20, 85, 30], 128),          // lichess selected
+        ([235, 97, 80], 204),         // chess.com marked red
+        ([82, 176, 220], 150),        // blue mark
+        ([255, 255, 51], 90),         // pale yellow
+    ]
+    .get(rng.random_range(0..6))
+    .unwrap_or(&([155, 199, 0], 105));
+    if let Some(r) = grid.rect(sq.0, sq.1) {
+        pm.fill_rect(r, &paint(rgb, a), Transform::identity(), None);
+    }
+}
+
+/// Red radial glow under a king in check.
+pub fn check_glow(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize)) {
+    let (cx, cy) = grid.centre(sq.0, sq.1);
+    let r = grid.cell * 0.7;
+    let stops = vec![
+        GradientStop::new(0.0, resvg::tiny_skia::Color::from_rgba8(255, 0, 0, 255)),
+        GradientStop::new(0.25, resvg::tiny_skia::Color::from_rgba8(231, 0, 0, 255)),
+        GradientStop::new(0.89, resvg::tiny_skia::Color::from_rgba8(169, 0, 0, 0)),
+        GradientStop::new(1.0, resvg::tiny_skia::Color::from_rgba8(158, 0, 0, 0)),
+    ];
+    let Some(shader) = RadialGradient::new(
+        Point::from_xy(cx, cy),
+        0.0,
+        Point::from_xy(cx, cy),
+        r,
+        stops,
+        SpreadMode::Pad,
+        Transform::identity(),
+    ) else {
+        return;
+    };
+    let paint = Paint {
+        shader,
+        anti_alias: true,
+        ..Paint::default()
+    };
+    if let Some(rect) = grid.rect(sq.0, sq.1) {
+        pm.fill_rect(rect, &paint, Transform::identity(), None);
+    }
+}
+
+/// A legal-move dot (empty square) or corner ring (occupied square).
+pub fn move_dot(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), occupied: bool) {
+    let (cx, cy) = grid.centre(sq.0, sq.1);
+    let mut pb = PathBuilder::new();
+    if occupied {
+        pb.push_circle(cx, cy, grid.cell * 0.48);
+        if let Some(path) = pb.finish() {
+            let stroke = Stroke {
+                width: grid.cell * 0.08,
+                ..Stroke::default()
+            };
+            pm.stroke_path(
+                &path,
+                &paint([20, 85, 30], 110),
+                &stroke,
+                Transform::identity(),
+                None,
+            );
+        }
+    } else {
+        pb.push_circle(cx, cy, grid.cell * 0.14);
+        if let Some(path) = pb.finish() {
+            pm.fill_path(
+                &path,
+                &paint([20, 85, 30], 128),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+}
+
+/// A circle drawn around a square (lichess right-click circle).
+pub fn circle(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
+    let (rgb, a) = MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())];
+    let (cx, cy) = grid.centre(sq.0, sq.1);
+    let mut pb = PathBuilder::new();
+    pb.push_circle(cx, cy, grid.cell * 0.45);
+    if let Some(path) = pb.finish() {
+        let stroke = Stroke {
+            width: grid.cell * 0.07,
+            ..Stroke::default()
+        };
+        pm.stroke_path(&path, &paint(rgb, a), &stroke, Transform::identity(), None);
+    }
+}
+
+/// An arrow between two squares; knight-shaped (an L) when the move is a knight jump and
+/// `allow_knight` is set.
+pub fn arrow(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    from: (usize, usize),
+    to: (usize, usize),
+    rng: &mut impl Rng,
+) {
+    let (rgb, a) = MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())];
+    let alpha = (a as f32 * rng.random_range(0.55..1.0)) as u8;
+    let (x0, y0) = grid.centre(from.0, from.1);
+    let (x1, y1) = grid.centre(to.0, to.1);
+    let dr = to.0 as i32 - from.0 as i32;
+    let dc = to.1 as i32 - from.1 as i32;
+    let knight = (dr.abs() == 2 && dc.abs() == 1) || (dr.abs() == 1 && dc.abs() == 2);
+    let width = grid.cell * rng.random_range(0.14..0.24);
+    let head = width * 2.2;
+    // Path points: start, optional bend, end (shortened so the head fits).
+    let mut pts = vec![(x0, y0)];
+    if knight && rng.random_bool(0.7) {
+        if dr.abs() == 2 {
+            pts.push((x0, y1));
+        } else {
+            pts.push((x1, y0));
+        }
+    }
+    let (px, py) = *pts.last().unwrap_or(&(x0, y0));
+    let len = ((x1 - px).powi(2) + (y1 - py).powi(2)).sqrt().max(1e-3);
+    let (ux, uy) = ((x1 - px) / len, (y1 - py) / len);
+    let tip = (x1, y1);
+    let base = (x1 - ux * head, y1 - uy * head);
+    let mut pb = PathBuilder::new();
+    pb.move_to(x0, y0);
+    for &(x, y) in &pts[1..] {
+        pb.line_to(x, y);
+    }
+    pb.line_to(base.0, base.1);
+    let mut paint = paint(rgb, alpha);
+    paint.anti_alias = true;
+    if let Some(path) = pb.finish() {
+        let stroke = Stroke {
+            width,
+            line_cap: LineCap::Butt,
+            line_join: LineJoin::Miter,
+            ..Stroke::default()
+        };
+        pm.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+    }
+    let mut hb = PathBuilder::new();
+    let (nx, ny) = (-uy, ux);
+    hb.move_to(tip.0, tip.1);
+    hb.line_to(base.0 + nx * head * 0.75, base.1 + ny * head * 0.75);
+    hb.line_to(base.0 - nx * head * 0.75, base.1 - ny * head * 0.75);
+    hb.close();
+    if let Some(path) = hb.finish() {
+        pm.fill_path(
+            &path,
+            &paint,
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+}

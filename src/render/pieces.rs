@@ -1,0 +1,193 @@
+//! Piece sets: a folder `NAME/{wK,wQ,wR,wB,wN,wP,bK,bQ,bR,bB,bN,bP}.{svg,png}`, rasterised
+//! on demand (SVG through resvg) and cached per size.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg;
+
+use crate::class::SquareClass;
+
+/// Why a piece set could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum PieceSetError {
+    /// A piece file is missing.
+    #[error("piece set {dir}: no {name}.svg or {name}.png")]
+    Missing {
+        /// The set's folder.
+        dir: PathBuf,
+        /// The piece name (`wK`, ...).
+        name: &'static str,
+    },
+    /// A file could not be read or parsed.
+    #[error("piece file {path}: {reason}")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A folder of sets holds no set.
+    #[error("{dir}: no piece sets (expected one folder per set, each with wK.svg ... bP.svg)")]
+    Empty {
+        /// The folder.
+        dir: PathBuf,
+    },
+}
+
+#[derive(Debug)]
+enum Source {
+    Svg(Box<usvg::Tree>),
+    Raster(Pixmap),
+}
+
+/// One loaded piece set.
+#[derive(Debug)]
+pub struct PieceSet {
+    /// The set's name (its folder name).
+    pub name: String,
+    /// Sources indexed by class index - 1 (`wP` = 0 ... `bK` = 11).
+    sources: Vec<Source>,
+    cache: Mutex<HashMap<(usize, u32), Arc<Pixmap>>>,
+}
+
+/// The most cached rasters per set before the cache is emptied (bounds memory when boards of
+/// many sizes are drawn).
+const CACHE_LIMIT: usize = 12 * 64;
+
+impl PieceSet {
+    /// Loads the set in `dir` (the folder name becomes the set's name).
+    pub fn load(dir: &Path) -> Result<PieceSet, PieceSetError> {
+        let mut sources = Vec::with_capacity(12);
+        for class in &SquareClass::ALL[1..] {
+            let name = class.name();
+            let svg = dir.join(format!("{name}.svg"));
+            let png = dir.join(format!("{name}.png"));
+            let unreadable = |path: &Path, reason: String| PieceSetError::Unreadable {
+                path: path.to_path_buf(),
+                reason,
+            };
+            let source = if svg.is_file() {
+                let data = std::fs::read(&svg).map_err(|e| unreadable(&svg, e.to_string()))?;
+                let tree = usvg::Tree::from_data(&data, &usvg::Options::default())
+                    .map_err(|e| unreadable(&svg, format!("not a usable SVG: {e}")))?;
+                if tree.size().width() <= 0.0 || tree.size().height() <= 0.0 {
+                    return Err(unreadable(&svg, "the SVG has no size".into()));
+                }
+                Source::Svg(Box::new(tree))
+            } else if png.is_file() {
+                let img = image::open(&png)
+                    .map_err(|e| unreadable(&png, format!("not a readable image: {e}")))?
+                    .to_rgba8();
+                Source::Raster(
+                    rgba_to_pixmap(&img).ok_or_else(|| unreadable(&png, "empty image".into()))?,
+                )
+            } else {
+                return Err(PieceSetError::Missing {
+                    dir: dir.to_path_buf(),
+                    name,
+                });
+            };
+            sources.push(source);
+        }
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| dir.display().to_string());
+        Ok(PieceSet {
+            name,
+            sources,
+            cache: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Loads every set in the sub-folders of `root` (sorted by name, for determinism).
+    pub fn load_all(root: &Path) -> Result<Vec<PieceSet>, PieceSetError> {
+        let entries = std::fs::read_dir(root).map_err(|e| PieceSetError::Unreadable {
+            path: root.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        let sets = dirs
+            .iter()
+            .map(|d| PieceSet::load(d))
+            .collect::<Result<Vec<_>, _>>()?;
+        if sets.is_empty() {
+            return Err(PieceSetError::Empty {
+                dir: root.to_path_buf(),
+            });
+        }
+        Ok(sets)
+    }
+
+    /// The piece for `class` (not empty) rasterised into a `size` x `size` square,
+    /// aspect kept and centred.
+    pub fn raster(&self, class: SquareClass, size: u32) -> Option<Arc<Pixmap>> {
+        let idx = class.index().checked_sub(1)?;
+        let size = size.max(1);
+        let key = (idx, size);
+        if let Some(p) = self.cache.lock().ok()?.get(&key) {
+            return Some(p.clone());
+        }
+        let mut pixmap = Pixmap::new(size, size)?;
+        match &self.sources[idx] {
+            Source::Svg(tree) => {
+                let s = tree.size();
+                let scale = size as f32 / s.width().max(s.height());
+                let dx = (size as f32 - s.width() * scale) / 2.0;
+                let dy = (size as f32 - s.height() * scale) / 2.0;
+                resvg::render(
+                    tree,
+                    Transform::from_row(scale, 0.0, 0.0, scale, dx, dy),
+                    &mut pixmap.as_mut(),
+                );
+            }
+            Source::Raster(src) => {
+                let scale = size as f32 / src.width().max(src.height()) as f32;
+                let dx = (size as f32 - src.width() as f32 * scale) / 2.0;
+                let dy = (size as f32 - src.height() as f32 * scale) / 2.0;
+                let paint = resvg::tiny_skia::PixmapPaint {
+                    quality: resvg::tiny_skia::FilterQuality::Bicubic,
+                    ..Default::default()
+                };
+                pixmap.draw_pixmap(
+                    0,
+                    0,
+                    src.as_ref(),
+                    &paint,
+                    Transform::from_row(scale, 0.0, 0.0, scale, dx, dy),
+                    None,
+                );
+            }
+        }
+        let pixmap = Arc::new(pixmap);
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.len() >= CACHE_LIMIT {
+                cache.clear();
+            }
+            cache.insert(key, pixmap.clone());
+        }
+        Some(pixmap)
+    }
+}
+
+/// Converts straight-alpha RGBA to a premultiplied pixmap.
+pub fn rgba_to_pixmap(img: &image::RgbaImage) -> Option<Pixmap> {
+    let mut pixmap = Pixmap::new(img.width(), img.height())?;
+    for (dst, src) in pixmap.pixels_mut().iter_mut().zip(img.pixels()) {
+        let [r, g, b, a] = src.0;
+        *dst = resvg::tiny_skia::ColorU8::from_rgba(r, g, b, a).premultiply();
+    }
+    Some(pixmap)
+}
+
+/// The project's own piece set, shipped in `data/pieces/fenscan`.
+pub fn builtin_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pieces/fenscan")
+}

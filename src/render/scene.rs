@@ -1,0 +1,301 @@
+//! The board in its surroundings: app/browser clutter or a page, a second board now and
+//! then, cropping, rotation and perspective.
+
+use image::{Rgb, RgbImage};
+use rand::{Rng, RngExt};
+use resvg::tiny_skia::{Color, Pixmap, PixmapPaint, Rect, Transform};
+
+use super::board::{BoardLook, Coordinates, Orientation, draw_board};
+use super::config::{OverlayConfig, SceneConfig};
+use super::pieces::PieceSet;
+use super::positions::random_game;
+use super::text::{draw_text, fonts};
+use super::theme::{paint, random_theme};
+use crate::quad::{Homography, Point, Quad};
+use crate::squares::sample_bilinear;
+
+/// Widest image drawn for a scene with clutter, in pixels.
+const MAX_CANVAS: f32 = 2400.0;
+
+const WORDS: [&str; 24] = [
+    "Analysis",
+    "Moves",
+    "1. e4 e5",
+    "2. Nf3 Nc6",
+    "Play",
+    "Puzzles",
+    "Learn",
+    "Watch",
+    "Community",
+    "Tools",
+    "Rated",
+    "Blitz 3+2",
+    "Game over",
+    "Draw",
+    "Resign",
+    "Chat",
+    "Opening",
+    "Sicilian Defense",
+    "0-1",
+    "1/2-1/2",
+    "Stockfish 16",
+    "depth 24",
+    "+0.35",
+    "Share",
+];
+
+/// A scene being composed: a canvas and the board's place in it.
+pub struct Scene {
+    /// The picture so far.
+    pub canvas: Pixmap,
+    /// The board's corners in canvas pixels, image order.
+    pub quad: Quad,
+}
+
+/// Places a drawn board (`board`, whose squares start at `inner` with side `side`) in a
+/// scene: cropped to it, or on a cluttered page/app window.
+pub fn compose(
+    board: &Pixmap,
+    inner: (f32, f32),
+    side: f32,
+    cfg: &SceneConfig,
+    overlays: &OverlayConfig,
+    sets: &[PieceSet],
+    rng: &mut impl Rng,
+) -> Option<Scene> {
+    if rng.random_bool(cfg.cropped) {
+        // Cropped to the board, a few pixels inside or outside its edge on each side.
+        let mut edge = || rng.random_range(-0.02..0.04f32) * side;
+        let (l, t, r, b) = (edge(), edge(), edge(), edge());
+        let w = (side + l + r).round().max(8.0) as u32;
+        let h = (side + t + b).round().max(8.0) as u32;
+        let mut canvas = Pixmap::new(w, h)?;
+        canvas.fill(Color::WHITE);
+        let (ox, oy) = (l - inner.0, t - inner.1);
+        canvas.draw_pixmap(
+            ox.round() as i32,
+            oy.round() as i32,
+            board.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
+        let (x, y) = (ox.round() + inner.0, oy.round() + inner.1);
+        return Some(Scene {
+            canvas,
+            quad: Quad::square(x, y, side),
+        });
+    }
+    let (bw, bh) = (board.width() as f32, board.height() as f32);
+    let frac = rng.random_range(cfg.min_board_fraction..0.85f32);
+    let w = (bw / frac).clamp(bw + 8.0, MAX_CANVAS.max(bw + 8.0));
+    let aspect = rng.random_range(0.5..1.1f32);
+    let h = (w * aspect).max(bh + 8.0);
+    let mut canvas = Pixmap::new(w.round() as u32, h.round() as u32)?;
+    let (cw, ch) = (canvas.width() as f32, canvas.height() as f32);
+    let dark_ui = rng.random_bool(0.4);
+    let bg = if dark_ui {
+        [rng.random_range(15..60u8); 3]
+    } else {
+        [rng.random_range(200..=255u8); 3]
+    };
+    canvas.fill(Color::from_rgba8(bg[0], bg[1], bg[2], 255));
+    let x = rng.random_range(0.0..=(cw - bw).max(0.0)).round();
+    let y = rng.random_range(0.0..=(ch - bh).max(0.0)).round();
+    clutter(&mut canvas, (x, y, bw, bh), dark_ui, rng);
+    if rng.random_bool(cfg.second_board) && !sets.is_empty() {
+        second_board(&mut canvas, (x, y, bw, bh), overlays, sets, rng);
+    }
+    canvas.draw_pixmap(
+        x as i32,
+        y as i32,
+        board.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
+    Some(Scene {
+        canvas,
+        quad: Quad::square(x + inner.0, y + inner.1, side),
+    })
+}
+
+fn overlaps(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
+    a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
+}
+
+/// Panels, text, buttons and picture-like blocks around (never over) the board.
+fn clutter(canvas: &mut Pixmap, board: (f32, f32, f32, f32), dark_ui: bool, rng: &mut impl Rng) {
+    let (cw, ch) = (canvas.width() as f32, canvas.height() as f32);
+    let fonts = fonts();
+    let ink = if dark_ui {
+        [200u8, 200, 200]
+    } else {
+        [40u8, 40, 40]
+    };
+    for _ in 0..rng.random_range(0..14) {
+        let w = rng.random_range(20.0..(cw * 0.5).max(21.0));
+        let h = rng.random_range(10.0..(ch * 0.4).max(11.0));
+        let x = rng.random_range(0.0..cw);
+        let y = rng.random_range(0.0..ch);
+        if overlaps((x, y, w, h), board) {
+            continue;
+        }
+        let Some(rect) = Rect::from_xywh(x, y, w, h) else {
+            continue;
+        };
+        match rng.random_range(0..4) {
+            0 | 1 => {
+                let shade: [u8; 3] = std::array::from_fn(|_| rng.random_range(0..=255u8));
+                canvas.fill_rect(
+                    rect,
+                    &paint(shade, rng.random_range(40..=255)),
+                    Transform::identity(),
+                    None,
+                );
+            }
+            2 => {
+                if let Some(font) = fonts.get(rng.random_range(0..fonts.len().max(1))) {
+                    let px = rng.random_range(9.0..28.0f32);
+                    let mut yy = y;
+                    while yy + px < (y + h).min(ch) {
+                        let word = WORDS[rng.random_range(0..WORDS.len())];
+                        draw_text(canvas, font, px, x, yy, ink, word);
+                        yy += px * 1.4;
+                    }
+                }
+            }
+            _ => {
+                // a "picture": blocks of colour
+                for _ in 0..6 {
+                    let sub = Rect::from_xywh(
+                        x + rng.random_range(0.0..w),
+                        y + rng.random_range(0.0..h),
+                        w / 3.0,
+                        h / 3.0,
+                    );
+                    if let Some(sub) = sub {
+                        let c: [u8; 3] = std::array::from_fn(|_| rng.random_range(0..=255u8));
+                        canvas.fill_rect(sub, &paint(c, 255), Transform::identity(), None);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A smaller board somewhere else (thumbnails, a puzzle next to the game).
+fn second_board(
+    canvas: &mut Pixmap,
+    main: (f32, f32, f32, f32),
+    overlays: &OverlayConfig,
+    sets: &[PieceSet],
+    rng: &mut impl Rng,
+) {
+    let (cw, ch) = (canvas.width() as f32, canvas.height() as f32);
+    let side = (main.2 * rng.random_range(0.2..0.5f32)).max(48.0);
+    for _ in 0..8 {
+        let x = rng.random_range(0.0..(cw - side).max(1.0));
+        let y = rng.random_range(0.0..(ch - side).max(1.0));
+        if overlaps((x - 4.0, y - 4.0, side + 8.0, side + 8.0), main) {
+            continue;
+        }
+        let theme = random_theme(0.3, rng);
+        let set = &sets[rng.random_range(0..sets.len())];
+        let look = BoardLook {
+            theme: &theme,
+            pieces: set,
+            orientation: Orientation::White,
+            coordinates: Coordinates::None,
+            cell: side / 8.0,
+            piece_scale: 0.9,
+            frame: 0.0,
+        };
+        let placement = random_game(80, rng);
+        if let Some(b) = draw_board(&placement, &look, overlays, rng) {
+            canvas.draw_pixmap(
+                x as i32,
+                y as i32,
+                b.pixmap.as_ref(),
+                &PixmapPaint::default(),
+                Transform::identity(),
+                None,
+            );
+        }
+        return;
+    }
+}
+
+/// Converts a pixmap (opaque) to RGB.
+pub fn to_rgb(pm: &Pixmap) -> RgbImage {
+    let mut out = RgbImage::new(pm.width(), pm.height());
+    for (dst, src) in out.pixels_mut().zip(pm.pixels()) {
+        let c = src.demultiply();
+        *dst = Rgb([c.red(), c.green(), c.blue()]);
+    }
+    out
+}
+
+/// Rotates and skews the image as a camera at an angle would: the board's corners move
+/// to new places; the whole image follows the same homography. Returns the new quad.
+pub fn perspective(
+    img: &RgbImage,
+    quad: &Quad,
+    rotation_deg: f32,
+    skew: f32,
+    rng: &mut impl Rng,
+) -> Option<(RgbImage, Quad)> {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let side = quad.mean_side();
+    let c = quad.0.iter().fold([0.0, 0.0], |acc, p| {
+        [acc[0] + p[0] / 4.0, acc[1] + p[1] / 4.0]
+    });
+    let theta = rotation_deg.to_radians();
+    let (s, co) = (theta.sin(), theta.cos());
+    let mut target: [Point; 4] = quad.0.map(|p| {
+        let (dx, dy) = (p[0] - c[0], p[1] - c[1]);
+        [c[0] + dx * co - dy * s, c[1] + dx * s + dy * co]
+    });
+    for p in target.iter_mut() {
+        p[0] += rng.random_range(-skew..=skew) * side;
+        p[1] += rng.random_range(-skew..=skew) * side;
+    }
+    // Keep the board inside the image: shrink towards the centre if needed.
+    let (min_x, max_x) = target
+        .iter()
+        .fold((f32::MAX, f32::MIN), |a, p| (a.0.min(p[0]), a.1.max(p[0])));
+    let (min_y, max_y) = target
+        .iter()
+        .fold((f32::MAX, f32::MIN), |a, p| (a.0.min(p[1]), a.1.max(p[1])));
+    let fit = ((w - 2.0) / (max_x - min_x))
+        .min((h - 2.0) / (max_y - min_y))
+        .min(1.0);
+    let (mx, my) = ((min_x + max_x) / 2.0, (min_y + max_y) / 2.0);
+    let (cx, cy) = (
+        w / 2.0 + (mx - w / 2.0) * fit,
+        h / 2.0 + (my - h / 2.0) * fit,
+    );
+    for p in target.iter_mut() {
+        p[0] = cx + (p[0] - mx) * fit;
+        p[1] = cy + (p[1] - my) * fit;
+        p[0] = p[0].clamp(1.0, w - 1.0);
+        p[1] = p[1].clamp(1.0, h - 1.0);
+    }
+    let new_quad = Quad(target);
+    if !new_quad.is_convex() {
+        return None;
+    }
+    let back = Homography::fit(&new_quad.0, &quad.0)?;
+    let mut out = RgbImage::new(img.width(), img.height());
+    let fill = img.get_pixel(0, 0).0.map(f32::from);
+    for (x, y, px) in out.enumerate_pixels_mut() {
+        let p = back.apply([x as f32 + 0.5, y as f32 + 0.5]);
+        let v = if p[0] < 0.0 || p[1] < 0.0 || p[0] > w || p[1] > h {
+            fill
+        } else {
+            sample_bilinear(img, p[0] - 0.5, p[1] - 0.5)
+        };
+        *px = Rgb(v.map(|c| c.round().clamp(0.0, 255.0) as u8));
+    }
+    Some((out, new_quad))
+}

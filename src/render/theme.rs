@@ -1,0 +1,331 @@
+//! Board themes: flat two-colour palettes, procedural wood and marble, book/newspaper
+//! hatching, greyscale; each painted with a little random jitter.
+
+use rand::{Rng, RngExt};
+use resvg::tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+
+/// How squares are painted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Style {
+    /// Solid colours.
+    Flat,
+    /// Wood grain drawn procedurally.
+    Wood,
+    /// Marble veins drawn procedurally.
+    Marble,
+    /// Printed diagram: white light squares, dark squares hatched with diagonal lines.
+    BookHatched,
+    /// Printed diagram: dark squares covered by horizontal lines.
+    BookLined,
+    /// Printed diagram: dark squares dotted (stipple).
+    BookDotted,
+    /// Printed diagram: dark squares in flat grey.
+    BookGrey,
+}
+
+/// A board theme: a name, two colours and a painting style.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Theme {
+    /// Name recorded in labels.
+    pub name: String,
+    /// Light-square colour.
+    pub light: [u8; 3],
+    /// Dark-square colour (for book styles: the ink colour).
+    pub dark: [u8; 3],
+    /// How squares are painted.
+    pub style: Style,
+}
+
+fn hex(s: &str) -> [u8; 3] {
+    let v = u32::from_str_radix(s, 16).unwrap_or(0);
+    [(v >> 16) as u8, (v >> 8) as u8, v as u8]
+}
+
+/// The fixed theme list (27 themes); [`random_theme`] adds random palettes on top.
+pub fn themes() -> Vec<Theme> {
+    let flat = [
+        ("lichess-brown", "f0d9b5", "b58863"),
+        ("lichess-blue", "dee3e6", "8ca2ad"),
+        ("lichess-green", "ffffdd", "86a666"),
+        ("lichess-blue2", "97b2c7", "546f82"),
+        ("lichess-purple", "9f90b0", "7d4a8d"),
+        ("lichess-ic", "ececec", "c1c18e"),
+        ("chesscom-green", "eeeed2", "769656"),
+        ("chesscom-brown", "edd6b0", "b88762"),
+        ("chesscom-icy", "dee3e6", "788a94"),
+        ("chesscom-dark", "9e9e9e", "5c5c5c"),
+        ("chesscom-orange", "fce4b2", "d08b18"),
+        ("chesscom-coral", "b1e4b9", "70a2a3"),
+        ("chesscom-8bit", "f3f3f4", "6a9b41"),
+        ("pink", "f1f1c9", "f07272"),
+        ("tournament", "e8e8e8", "316549"),
+        ("sand", "e4d8c2", "a08a6c"),
+        ("olive", "e5e5c5", "8f9e5f"),
+        ("navy", "d7dde8", "4a5d7e"),
+    ];
+    let mut out: Vec<Theme> = flat
+        .iter()
+        .map(|(n, l, d)| Theme {
+            name: n.to_string(),
+            light: hex(l),
+            dark: hex(d),
+            style: Style::Flat,
+        })
+        .collect();
+    let more = [
+        ("wood-light", "e8c99b", "a7743f", Style::Wood),
+        ("wood-dark", "c9995e", "6e4422", Style::Wood),
+        ("marble-grey", "e6e6e3", "8d8f91", Style::Marble),
+        ("marble-green", "dfe6da", "5d7a63", Style::Marble),
+        ("book-hatched", "ffffff", "000000", Style::BookHatched),
+        ("book-lined", "ffffff", "1a1a1a", Style::BookLined),
+        ("book-dotted", "fdfdf8", "202020", Style::BookDotted),
+        ("book-grey", "ffffff", "b4b4b4", Style::BookGrey),
+        ("greyscale", "d0d0d0", "808080", Style::Flat),
+    ];
+    out.extend(more.iter().map(|(n, l, d, s)| Theme {
+        name: n.to_string(),
+        light: hex(l),
+        dark: hex(d),
+        style: *s,
+    }));
+    out
+}
+
+/// A theme drawn from the list, or (with probability `random_share`) a random palette.
+/// Colours get a small random jitter either way.
+pub fn random_theme(random_share: f64, rng: &mut impl Rng) -> Theme {
+    let mut theme = if rng.random_bool(random_share) {
+        let hue: f32 = rng.random_range(0.0..360.0);
+        let sat: f32 = rng.random_range(0.05..0.6);
+        let light = hsv(hue, sat * 0.4, rng.random_range(0.75..0.98));
+        let dark = hsv(
+            hue + rng.random_range(-30.0..30.0),
+            sat,
+            rng.random_range(0.3..0.7),
+        );
+        Theme {
+            name: "random".into(),
+            light,
+            dark,
+            style: Style::Flat,
+        }
+    } else {
+        let all = themes();
+        all[rng.random_range(0..all.len())].clone()
+    };
+    for c in theme.light.iter_mut().chain(theme.dark.iter_mut()) {
+        *c = (*c as i32 + rng.random_range(-8..=8)).clamp(0, 255) as u8;
+    }
+    theme
+}
+
+fn hsv(h: f32, s: f32, v: f32) -> [u8; 3] {
+    let h = h.rem_euclid(360.0) / 60.0;
+    let c = v * s;
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = v - c;
+    [r, g, b].map(|t| ((t + m) * 255.0).round().clamp(0.0, 255.0) as u8)
+}
+
+/// Solid paint of an RGB colour with an alpha.
+pub fn paint(rgb: [u8; 3], alpha: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], alpha));
+    p.anti_alias = true;
+    p
+}
+
+/// Cheap deterministic value noise in 0..1 (hash of lattice points, bilinear blend).
+pub fn value_noise(x: f32, y: f32, seed: u32) -> f32 {
+    let hash = |ix: i32, iy: i32| -> f32 {
+        let mut h = (ix as u32).wrapping_mul(374_761_393)
+            ^ (iy as u32).wrapping_mul(668_265_263)
+            ^ seed.wrapping_mul(2_246_822_519);
+        h = (h ^ (h >> 13)).wrapping_mul(1_274_126_177);
+        (h ^ (h >> 16)) as f32 / u32::MAX as f32
+    };
+    let (x0, y0) = (x.floor(), y.floor());
+    let (tx, ty) = (x - x0, y - y0);
+    let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
+    let (ix, iy) = (x0 as i32, y0 as i32);
+    let a = hash(ix, iy) + (hash(ix + 1, iy) - hash(ix, iy)) * sx;
+    let b = hash(ix, iy + 1) + (hash(ix + 1, iy + 1) - hash(ix, iy + 1)) * sx;
+    a + (b - a) * sy
+}
+
+/// Paints the 8x8 squares of a board whose top-left corner is `(x, y)` with squares of
+/// `cell` pixels. The top-left square is light (a8 seen from white, h1 from black: both light).
+pub fn paint_squares(
+    pm: &mut Pixmap,
+    x: f32,
+    y: f32,
+    cell: f32,
+    theme: &Theme,
+    rng: &mut impl Rng,
+) {
+    let seed: u32 = rng.random();
+    let grain_vertical = rng.random_bool(0.5);
+    for row in 0..8 {
+        for col in 0..8 {
+            let dark = (row + col) % 2 == 1;
+            let Some(rect) =
+                Rect::from_xywh(x + col as f32 * cell, y + row as f32 * cell, cell, cell)
+            else {
+                continue;
+            };
+            let base = if dark && !is_book(theme.style) {
+                theme.dark
+            } else {
+                theme.light
+            };
+            pm.fill_rect(rect, &paint(base, 255), Transform::identity(), None);
+            if dark {
+                match theme.style {
+                    Style::BookHatched => hatch(pm, rect, cell, theme.dark, rng, true),
+                    Style::BookLined => hatch(pm, rect, cell, theme.dark, rng, false),
+                    Style::BookDotted => dots(pm, rect, cell, theme.dark),
+                    Style::BookGrey => {
+                        pm.fill_rect(rect, &paint(theme.dark, 255), Transform::identity(), None)
+                    }
+                    _ => {}
+                }
+            }
+            if matches!(theme.style, Style::Wood | Style::Marble) {
+                texture(
+                    pm,
+                    rect,
+                    base,
+                    theme.style,
+                    seed.wrapping_add((row * 8 + col) as u32),
+                    grain_vertical ^ ((row + col) % 2 == 0),
+                );
+            }
+        }
+    }
+}
+
+fn is_book(style: Style) -> bool {
+    matches!(
+        style,
+        Style::BookHatched | Style::BookLined | Style::BookDotted | Style::BookGrey
+    )
+}
+
+/// Whether a theme looks like a printed diagram.
+pub fn is_book_theme(theme: &Theme) -> bool {
+    is_book(theme.style)
+}
+
+fn hatch(pm: &mut Pixmap, rect: Rect, cell: f32, ink: [u8; 3], rng: &mut impl Rng, diagonal: bool) {
+    let _ = rng;
+    let spacing = (cell / 7.0).max(2.0);
+    let mut pb = PathBuilder::new();
+    let (l, t, r, b) = (rect.left(), rect.top(), rect.right(), rect.bottom());
+    if diagonal {
+        // Lines x = y + d in square-local coordinates, clipped to the square.
+        let mut d = -cell + spacing / 2.0;
+        while d < cell {
+            let (ys, ye) = ((-d).max(0.0), (cell - d).min(cell));
+            if ye > ys {
+                pb.move_to(l + ys + d, t + ys);
+                pb.line_to(l + ye + d, t + ye);
+            }
+            d += spacing;
+        }
+    } else {
+        let mut yy = t + spacing / 2.0;
+        while yy < b {
+            pb.move_to(l, yy);
+            pb.line_to(r, yy);
+            yy += spacing;
+        }
+    }
+    if let Some(path) = pb.finish() {
+        let stroke = Stroke {
+            width: (cell / 28.0).max(0.8),
+            ..Stroke::default()
+        };
+        pm.stroke_path(
+            &path,
+            &paint(ink, 255),
+            &stroke,
+            Transform::identity(),
+            None,
+        );
+    }
+}
+
+fn dots(pm: &mut Pixmap, rect: Rect, cell: f32, ink: [u8; 3]) {
+    let spacing = (cell / 6.0).max(2.5);
+    let r = (cell / 40.0).max(0.6);
+    let mut pb = PathBuilder::new();
+    let mut yy = rect.top() + spacing / 2.0;
+    let mut odd = false;
+    while yy < rect.bottom() {
+        let mut xx = rect.left() + if odd { spacing } else { spacing / 2.0 };
+        while xx < rect.right() {
+            pb.push_circle(xx, yy, r);
+            xx += spacing;
+        }
+        yy += spacing / 1.3;
+        odd = !odd;
+    }
+    if let Some(path) = pb.finish() {
+        pm.fill_path(
+            &path,
+            &paint(ink, 255),
+            resvg::tiny_skia::FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+}
+
+fn texture(pm: &mut Pixmap, rect: Rect, base: [u8; 3], style: Style, seed: u32, vertical: bool) {
+    let w = pm.width() as i32;
+    let h = pm.height() as i32;
+    let (x0, y0) = (
+        rect.left().floor().max(0.0) as i32,
+        rect.top().floor().max(0.0) as i32,
+    );
+    let (x1, y1) = (
+        rect.right().ceil().min(w as f32) as i32,
+        rect.bottom().ceil().min(h as f32) as i32,
+    );
+    let scale = rect.width().max(1.0);
+    let pixels = pm.pixels_mut();
+    for yy in y0..y1 {
+        for xx in x0..x1 {
+            let (u, v) = (
+                (xx as f32 - rect.left()) / scale,
+                (yy as f32 - rect.top()) / scale,
+            );
+            let (a, b) = if vertical { (u, v) } else { (v, u) };
+            let f = match style {
+                Style::Wood => {
+                    let n = value_noise(a * 3.0, b * 0.6, seed);
+                    let rings = ((a * 14.0 + n * 4.0) * std::f32::consts::PI).sin();
+                    0.88 + 0.12 * rings * 0.5 + 0.06 * value_noise(a * 30.0, b * 3.0, seed ^ 7)
+                }
+                _ => {
+                    let n = value_noise(u * 4.0, v * 4.0, seed)
+                        + 0.5 * value_noise(u * 9.0, v * 9.0, seed ^ 3);
+                    let vein = ((u + v) * 6.0 + n * 5.0).sin().abs().powf(0.25);
+                    0.82 + 0.18 * vein
+                }
+            };
+            let c = base.map(|ch| (ch as f32 * f).clamp(0.0, 255.0) as u8);
+            pixels[(yy * w + xx) as usize] =
+                resvg::tiny_skia::ColorU8::from_rgba(c[0], c[1], c[2], 255).premultiply();
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Cutting the 64 square crops out of an image: the one crop function synth, train and infer
+//! all call, so the classifier always sees squares cut the same way.
+
+use image::{Rgb, RgbImage};
+use serde::{Deserialize, Serialize};
+
+use crate::quad::{Homography, Quad};
+
+/// How a square is cut and scaled.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CropConfig {
+    /// Side of a crop in pixels (the classifier's input size). Default 32.
+    pub size: u32,
+    /// Context added on each side of the square, as a fraction of a square's side: tall
+    /// pieces reach into the square above, and a little context makes the crop tolerant of
+    /// a board finder that is off by a few pixels. Range 0..=0.5; default 0.125.
+    pub context: f32,
+}
+
+impl Default for CropConfig {
+    fn default() -> Self {
+        CropConfig {
+            size: 32,
+            context: 0.125,
+        }
+    }
+}
+
+/// Why squares could not be cut.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CutError {
+    /// The corners do not form a usable quadrilateral.
+    #[error("the board corners do not form a convex quadrilateral")]
+    DegenerateQuad,
+}
+
+/// Cuts the 64 squares of the board whose corners are `quad` (image order, see [`Quad`]).
+/// Crops come in reading order of the image: top-left square first, row by row. Pixels
+/// outside the image are mid-grey.
+pub fn cut(img: &RgbImage, quad: &Quad, cfg: &CropConfig) -> Result<Vec<RgbImage>, CutError> {
+    if !quad.is_convex() {
+        return Err(CutError::DegenerateQuad);
+    }
+    let h = quad.homography().ok_or(CutError::DegenerateQuad)?;
+    // Supersample when the board is much larger than the crops, so that shrinking averages
+    // pixels instead of aliasing thin piece outlines away.
+    let src_per_dst = quad.mean_side() / 8.0 * (1.0 + 2.0 * cfg.context) / cfg.size as f32;
+    let k = src_per_dst.ceil().clamp(1.0, 4.0) as u32;
+    let mut out = Vec::with_capacity(64);
+    for row in 0..8 {
+        for col in 0..8 {
+            out.push(cut_one(img, &h, row, col, cfg, k));
+        }
+    }
+    Ok(out)
+}
+
+fn cut_one(
+    img: &RgbImage,
+    h: &Homography,
+    row: u32,
+    col: u32,
+    cfg: &CropConfig,
+    k: u32,
+) -> RgbImage {
+    let n = cfg.size;
+    let span = 1.0 + 2.0 * cfg.context; // crop side in squares
+    let mut crop = RgbImage::new(n, n);
+    let inv_k = 1.0 / k as f32;
+    for y in 0..n {
+        for x in 0..n {
+            let mut acc = [0f32; 3];
+            for sy in 0..k {
+                for sx in 0..k {
+                    let fx = (x as f32 + (sx as f32 + 0.5) * inv_k) / n as f32;
+                    let fy = (y as f32 + (sy as f32 + 0.5) * inv_k) / n as f32;
+                    let u = (col as f32 - cfg.context + fx * span) / 8.0;
+                    let v = (row as f32 - cfg.context + fy * span) / 8.0;
+                    let p = h.apply([u, v]);
+                    let px = sample_bilinear(img, p[0] - 0.5, p[1] - 0.5);
+                    for c in 0..3 {
+                        acc[c] += px[c];
+                    }
+                }
+            }
+            let kk = (k * k) as f32;
+            crop.put_pixel(
+                x,
+                y,
+                Rgb(acc.map(|v| (v / kk).round().clamp(0.0, 255.0) as u8)),
+            );
+        }
+    }
+    crop
+}
+
+/// Bilinear sample at continuous pixel coordinates (pixel centres at integers); outside the
+/// image the colour fades to mid-grey.
+pub fn sample_bilinear(img: &RgbImage, x: f32, y: f32) -> [f32; 3] {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    if !x.is_finite() || !y.is_finite() {
+        return [128.0; 3];
+    }
+    let x0 = x.floor();
+    let y0 = y.floor();
+    let (tx, ty) = (x - x0, y - y0);
+    let (x0, y0) = (x0 as i64, y0 as i64);
+    let get = |xi: i64, yi: i64| -> [f32; 3] {
+        if xi < 0 || yi < 0 || xi >= w || yi >= h {
+            [128.0; 3]
+        } else {
+            let p = img.get_pixel(xi as u32, yi as u32).0;
+            [p[0] as f32, p[1] as f32, p[2] as f32]
+        }
+    };
+    let (a, b, c, d) = (
+        get(x0, y0),
+        get(x0 + 1, y0),
+        get(x0, y0 + 1),
+        get(x0 + 1, y0 + 1),
+    );
+    let mut out = [0f32; 3];
+    for i in 0..3 {
+        let top = a[i] + (b[i] - a[i]) * tx;
+        let bottom = c[i] + (d[i] - c[i]) * tx;
+        out[i] = top + (bottom - top) * ty;
+    }
+    out
+}
+
+/// Warps the board to an axis-aligned square image of `side` pixels (no context), for
+/// display and debugging.
+pub fn warp_board(img: &RgbImage, quad: &Quad, side: u32) -> Result<RgbImage, CutError> {
+    let h = quad.homography().ok_or(CutError::DegenerateQuad)?;
+    let mut out = RgbImage::new(side, side);
+    for y in 0..side {
+        for x in 0..side {
+            let p = h.apply([
+                (x as f32 + 0.5) / side as f32,
+                (y as f32 + 0.5) / side as f32,
+            ]);
+            let px = sample_bilinear(img, p[0] - 0.5, p[1] - 0.5);
+            out.put_pixel(x, y, Rgb(px.map(|v| v.round().clamp(0.0, 255.0) as u8)));
+        }
+    }
+    Ok(out)
+}
+
+/// Crop pixels as the classifier's input: channel-first (3, size, size), values in 0..=1.
+pub fn to_chw(crop: &RgbImage, out: &mut Vec<f32>) {
+    let n = (crop.width() * crop.height()) as usize;
+    let start = out.len();
+    out.resize(start + 3 * n, 0.0);
+    for (i, p) in crop.pixels().enumerate() {
+        for c in 0..3 {
+            out[start + c * n + i] = p.0[c] as f32 / 255.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 160x160 board of 20 px squares whose square (r, c) has colour (r*30, c*30, 0).
+    fn labelled_board() -> RgbImage {
+        RgbImage::from_fn(160, 160, |x, y| {
+            Rgb([(y / 20 * 30) as u8, (x / 20 * 30) as u8, 0])
+        })
+    }
+
+    #[test]
+    fn crops_land_on_their_squares() {
+        let img = labelled_board();
+        let cfg = CropConfig {
+            size: 16,
+            context: 0.0,
+        };
+        let crops = cut(&img, &Quad::square(0.0, 0.0, 160.0), &cfg).unwrap();
+        assert_eq!(crops.len(), 64);
+        for (i, crop) in crops.iter().enumerate() {
+            let (r, c) = (i / 8, i % 8);
+            let centre = crop.get_pixel(8, 8).0;
+            assert_eq!(centre, [(r * 30) as u8, (c * 30) as u8, 0], "square {i}");
+        }
+    }
+
+    #[test]
+    fn degenerate_quad_is_an_error() {
+        let img = labelled_board();
+        let bad = Quad([[0.0, 0.0], [10.0, 10.0], [0.0, 10.0], [10.0, 0.0]]);
+        assert_eq!(
+            cut(&img, &bad, &CropConfig::default()),
+            Err(CutError::DegenerateQuad)
+        );
+    }
+
+    #[test]
+    fn chw_layout() {
+        let crop = RgbImage::from_fn(2, 2, |x, _| Rgb([255, x as u8 * 255, 0]));
+        let mut v = Vec::new();
+        to_chw(&crop, &mut v);
+        assert_eq!(
+            v,
+            vec![1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+        );
+    }
+}
