@@ -1,10 +1,11 @@
 //! Image degradations: what cameras, scanners, compression and screens do to a picture.
 
-use image::{RgbImage, imageops::FilterType};
+use image::{Rgb, RgbImage};
 use rand::{Rng, RngExt};
 
 use super::config::DegradeConfig;
 use super::theme::value_noise;
+use crate::squares::{sample_bilinear, to_u8};
 
 /// Applies each effect of `cfg` with its probability; returns the names of those applied.
 /// `cell` is the board's square size in pixels (the rescale effect needs it).
@@ -23,13 +24,10 @@ pub fn degrade(
             ((w as f32 * f).round() as u32).max(1),
             ((h as f32 * f).round() as u32).max(1),
         );
-        let filters = [
-            FilterType::Triangle,
-            FilterType::Nearest,
-            FilterType::CatmullRom,
-        ];
-        let down = image::imageops::resize(img, sw, sh, filters[rng.random_range(0..3)]);
-        *img = image::imageops::resize(&down, w, h, filters[rng.random_range(0..3)]);
+        // Area-average down (what a browser or phone does when shrinking), then nearest or
+        // bilinear back up (blocky or soft enlargements).
+        let down = image::imageops::thumbnail(img, sw, sh);
+        *img = upscale(&down, w, h, rng.random_bool(0.3));
         applied.push(format!("rescale:{:.0}px", target));
     }
     if rng.random_bool(cfg.color.probability) {
@@ -91,7 +89,7 @@ pub fn degrade(
 fn map_pixels(img: &mut RgbImage, f: impl Fn(u32, u32, [f32; 3]) -> [f32; 3]) {
     for (x, y, p) in img.enumerate_pixels_mut() {
         let v = f(x, y, p.0.map(|c| c as f32));
-        p.0 = v.map(|c| c.round().clamp(0.0, 255.0) as u8);
+        p.0 = v.map(to_u8);
     }
 }
 
@@ -105,14 +103,25 @@ fn color_shift(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
     } else {
         0.0
     };
-    map_pixels(img, |_, _, p| {
-        let grey = (p[0] + p[1] + p[2]) / 3.0;
-        std::array::from_fn(|c| {
-            let v = p[c] + (grey - p[c]) * desaturate;
-            let v = ((v * gain[c] - 128.0) * contrast + 128.0 + brightness).clamp(0.0, 255.0);
-            255.0 * (v / 255.0).powf(gamma)
+    // One lookup table per channel: the per-pixel work is then a table read.
+    let lut: [[u8; 256]; 3] = std::array::from_fn(|c| {
+        std::array::from_fn(|v| {
+            let v =
+                ((v as f32 * gain[c] - 128.0) * contrast + 128.0 + brightness).clamp(0.0, 255.0);
+            (255.0 * (v / 255.0).powf(gamma)).round().clamp(0.0, 255.0) as u8
         })
     });
+    for p in img.pixels_mut() {
+        if desaturate > 0.0 {
+            let grey = (p.0[0] as f32 + p.0[1] as f32 + p.0[2] as f32) / 3.0;
+            for c in 0..3 {
+                p.0[c] = to_u8(p.0[c] as f32 + (grey - p.0[c] as f32) * desaturate);
+            }
+        }
+        for c in 0..3 {
+            p.0[c] = lut[c][p.0[c] as usize];
+        }
+    }
 }
 
 fn lighting(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
@@ -167,19 +176,22 @@ fn paper(img: &mut RgbImage, a: f32, rng: &mut impl Rng) {
 }
 
 fn noise(img: &mut RgbImage, sd: f32, rng: &mut impl Rng) {
+    // A fast per-pixel generator seeded from the image's stream: ChaCha per pixel would
+    // dominate the cost of a large image.
+    let mut state: u64 = rng.random::<u64>() | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let colour = rng.random_range(0.0..1.0f32);
     for p in img.pixels_mut() {
-        // Box-Muller from two uniforms.
-        let u1: f32 = rng.random_range(f32::EPSILON..1.0);
-        let u2: f32 = rng.random();
-        let z = (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos();
-        let luma = rng.random_bool(0.5);
+        // Sum of uniforms: close enough to Gaussian for sensor noise, and cheap.
+        let z = (next() + next() + next() - 1.5) * 2.0;
         for c in 0..3 {
-            let n = if luma {
-                z
-            } else {
-                z * rng.random_range(0.5..1.5f32)
-            };
-            p.0[c] = (p.0[c] as f32 + n * sd).round().clamp(0.0, 255.0) as u8;
+            let n = z + colour * (next() - 0.5) * 2.0;
+            p.0[c] = to_u8(p.0[c] as f32 + n * sd);
         }
     }
 }
@@ -192,4 +204,22 @@ pub fn jpeg_round_trip(img: &RgbImage, quality: u8) -> Option<RgbImage> {
     image::load_from_memory_with_format(&buf, image::ImageFormat::Jpeg)
         .ok()
         .map(|i| i.to_rgb8())
+}
+
+/// Enlarges `small` to `w` x `h`, nearest-neighbour or bilinear.
+fn upscale(small: &RgbImage, w: u32, h: u32, nearest: bool) -> RgbImage {
+    let (sx, sy) = (
+        small.width() as f32 / w as f32,
+        small.height() as f32 / h as f32,
+    );
+    RgbImage::from_fn(w, h, |x, y| {
+        let (fx, fy) = ((x as f32 + 0.5) * sx, (y as f32 + 0.5) * sy);
+        if nearest {
+            let px = (fx as u32).min(small.width() - 1);
+            let py = (fy as u32).min(small.height() - 1);
+            *small.get_pixel(px, py)
+        } else {
+            Rgb(sample_bilinear(small, fx - 0.5, fy - 0.5).map(to_u8))
+        }
+    })
 }

@@ -12,7 +12,7 @@ use super::positions::random_game;
 use super::text::{draw_text, fonts};
 use super::theme::{paint, random_theme};
 use crate::quad::{Homography, Point, Quad};
-use crate::squares::sample_bilinear;
+use crate::squares::{sample_bilinear, to_u8};
 
 /// Widest image drawn for a scene with clutter, in pixels.
 const MAX_CANVAS: f32 = 2400.0;
@@ -295,7 +295,7 @@ pub fn perspective(
         } else {
             sample_bilinear(img, p[0] - 0.5, p[1] - 0.5)
         };
-        *px = Rgb(v.map(|c| c.round().clamp(0.0, 255.0) as u8));
+        *px = Rgb(v.map(to_u8));
     }
     Some((out, new_quad))
 }

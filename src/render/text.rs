@@ -57,8 +57,8 @@ pub fn draw_text(
             let a = cov.clamp(0.0, 1.0);
             let idx = (px_y * w + px_x) as usize;
             let dst = pixels[idx].demultiply();
-            let mix = |d: u8, s: u8| (d as f32 * (1.0 - a) + s as f32 * a).round() as u8;
-            let out_a = (dst.alpha() as f32 * (1.0 - a) + 255.0 * a).round() as u8;
+            let mix = |d: u8, s: u8| crate::squares::to_u8(d as f32 * (1.0 - a) + s as f32 * a);
+            let out_a = crate::squares::to_u8(dst.alpha() as f32 * (1.0 - a) + 255.0 * a);
             pixels[idx] = ColorU8::from_rgba(
                 mix(dst.red(), rgb[0]),
                 mix(dst.green(), rgb[1]),

@@ -1,0 +1,51 @@
+//! synth throughput: boards/s and squares/s at 512 px with the default mix, on all cores.
+//!
+//! `cargo bench --bench synth` (prints one markdown table row per measurement).
+
+use std::time::Instant;
+
+use fenscan::dataset::writer::board_squares;
+use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
+use fenscan::squares::CropConfig;
+use rayon::prelude::*;
+
+fn main() {
+    let mut cfg = SynthConfig::default();
+    cfg.scene.min_board = 512;
+    cfg.scene.max_board = 512;
+    let sets = vec![PieceSet::load(&builtin_dir()).expect("built-in piece set")];
+    let renderer = Renderer::new(sets, cfg).expect("valid config");
+    let threads = rayon::current_num_threads();
+    let n = 400u64;
+    // warm the piece cache
+    (0..16)
+        .into_par_iter()
+        .for_each(|i| drop(renderer.render(99, i)));
+
+    let t = Instant::now();
+    let pixels: u64 = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let r = renderer.render(1, i);
+            u64::from(r.image.width()) * u64::from(r.image.height())
+        })
+        .sum();
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "| boards, 512 px board, default mix | {threads} threads | {:.1} boards/s | mean image {:.2} MP |",
+        n as f64 / secs,
+        pixels as f64 / n as f64 / 1e6
+    );
+
+    let crop = CropConfig::default();
+    let t = Instant::now();
+    (0..n)
+        .into_par_iter()
+        .for_each(|i| drop(board_squares(&renderer, 2, i, &crop, 0.06)));
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "| squares (render + cut 64 crops of 32 px) | {threads} threads | {:.0} squares/s | {:.1} boards/s |",
+        64.0 * n as f64 / secs,
+        n as f64 / secs
+    );
+}
