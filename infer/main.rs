@@ -1,31 +1,46 @@
-//! `infer`: check a FEN (and, as the pipeline grows, read one from a picture).
+//! `infer`: read a FEN from a picture of a chess board, check a FEN, or evaluate accuracy.
 
+mod output;
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use fenscan::fen::check::{Report, check_text};
-use fenscan::fen::problem::Severity;
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use fenscan::classifier::Backend;
+use fenscan::fen::check::check_text;
+use fenscan::fen::parse::parse_fen;
+use fenscan::recognize::{CastlingChoice, FenFields, RecognizeOptions, Recognizer};
+use fenscan::render::Orientation;
+use indicatif::ProgressBar;
+use rayon::prelude::*;
 
-/// Exit statuses, shared by every infer command.
+/// Exit statuses.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
-enum Exit {
-    /// Everything is valid.
+pub enum Exit {
+    /// Everything read and valid.
     Ok = 0,
-    /// Problems were found (an invalid FEN).
+    /// The FEN has problems (checker errors).
     Problems = 1,
-    /// Usage error or unreadable input.
+    /// Usage error, unreadable input or checkpoint.
     Usage = 2,
+    /// No board in the image.
+    NoBoard = 3,
 }
 
 #[derive(Parser)]
 #[command(
     name = "infer",
     version,
-    about = "Turn a picture of a chess board into a checked FEN"
+    about = "Turn a picture of a chess board into a checked FEN",
+    args_conflicts_with_subcommands = true
 )]
 struct Opts {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    read: ReadArgs,
 }
 
 #[derive(Subcommand)]
@@ -41,11 +56,69 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure accuracy on a labelled set (a folder with manifest.csv or labels.jsonl).
+    Eval {
+        /// The labelled set.
+        set: PathBuf,
+        /// Write the report to OUT.md and OUT.json.
+        #[arg(long, value_name = "OUT")]
+        report: Option<PathBuf>,
+        #[command(flatten)]
+        model: ModelArgs,
+    },
+}
+
+#[derive(Args)]
+struct ModelArgs {
+    /// Checkpoint folder (config.json + model.bpk).
+    #[arg(long, default_value = "checkpoints/default")]
+    checkpoint: PathBuf,
+    /// Compute backend: flex (CPU), ndarray (CPU), wgpu (GPU; --features wgpu).
+    #[arg(long, default_value = "flex")]
+    backend: Backend,
+    /// Board orientation, when known: white (white at the bottom) or black.
+    #[arg(long, value_parser = ["white", "black"])]
+    orientation: Option<String>,
+    /// Turn off the chess-rule decoding (one king a side, no back-rank pawns).
+    #[arg(long)]
+    no_constraints: bool,
+    /// Report squares whose best class is below this probability.
+    #[arg(long, default_value_t = 0.8)]
+    threshold: f32,
+}
+
+#[derive(Args)]
+struct ReadArgs {
+    /// Images (PNG, JPEG, WebP, BMP, GIF), folders of images, or `-` for standard input.
+    images: Vec<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Side to move: w or b.
+    #[arg(long, default_value = "w", value_parser = ["w", "b"])]
+    to_move: String,
+    /// Castling rights: `-` (none), `auto` (every right the placement allows) or e.g. `KQkq`.
+    #[arg(long, default_value = "-")]
+    castling: String,
+    /// En-passant square (e.g. e3) or `-`.
+    #[arg(long, default_value = "-")]
+    ep: String,
+    /// Half-move clock.
+    #[arg(long, default_value_t = 0)]
+    halfmove: u32,
+    /// Full-move number.
+    #[arg(long, default_value_t = 1)]
+    fullmove: u32,
+    /// Print everything as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write a side-by-side picture (straightened board with predicted letters | diagram of
+    /// the FEN) to this PNG (one image only).
+    #[arg(long, value_name = "OUT.png")]
+    debug_image: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
-    let opts = Opts::parse();
-    match run(opts) {
+    match run(Opts::parse()) {
         Ok(code) => ExitCode::from(code as u8),
         Err(e) => {
             eprintln!("infer: {e:#}");
@@ -54,14 +127,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(opts: Opts) -> anyhow::Result<Exit> {
+fn run(opts: Opts) -> Result<Exit> {
     match opts.command {
-        Command::Check { fen, json } => {
+        Some(Command::Check { fen, json }) => {
             let report = check_text(&fen);
             if json {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
-                print_report(&report);
+                output::print_check(&report);
             }
             Ok(if report.valid {
                 Exit::Ok
@@ -69,40 +142,157 @@ fn run(opts: Opts) -> anyhow::Result<Exit> {
                 Exit::Problems
             })
         }
+        Some(Command::Eval { set, report, model }) => eval(&set, report.as_deref(), &model),
+        None => read(opts.read),
     }
 }
 
-fn print_report(report: &Report) {
-    match &report.fen {
-        Some(fen) => println!("{fen}"),
-        None => println!("could not read the FEN"),
+/// The checkpoint: as given, or beside the executable's source tree when the default
+/// relative path does not exist from here.
+fn checkpoint_path(p: &Path) -> PathBuf {
+    if p.exists() || p != Path::new("checkpoints/default") {
+        return p.to_path_buf();
     }
-    for problem in &report.problems {
-        println!("{problem}");
-    }
-    let count = |s| report.problems.iter().filter(|p| p.severity == s).count();
-    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
-    if report.valid {
-        if warnings == 0 {
-            println!("valid");
-        } else {
-            println!(
-                "valid, with {warnings} warning{}",
-                if warnings == 1 { "" } else { "s" }
-            );
-        }
-    } else {
-        println!(
-            "invalid: {errors} error{}{}",
-            if errors == 1 { "" } else { "s" },
-            if warnings > 0 {
-                format!(
-                    ", {warnings} warning{}",
-                    if warnings == 1 { "" } else { "s" }
-                )
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
+    RecognizeOptions {
+        constraints: !model.no_constraints,
+        orientation: model.orientation.as_deref().map(|o| {
+            if o == "black" {
+                Orientation::Black
             } else {
-                String::new()
+                Orientation::White
             }
+        }),
+        uncertain_below: model.threshold,
+        ..RecognizeOptions::default()
+    }
+}
+
+fn fen_fields(a: &ReadArgs) -> Result<FenFields> {
+    // Parse the user's fields through the FEN parser so they get the same strict checks.
+    let castling = if a.castling == "auto" {
+        "-"
+    } else {
+        a.castling.as_str()
+    };
+    let probe = format!(
+        "8/8/8/8/8/8/8/8 {} {castling} {} {} {}",
+        a.to_move, a.ep, a.halfmove, a.fullmove
+    );
+    let input = parse_fen(&probe).map_err(|errs| {
+        anyhow::anyhow!(
+            "{}",
+            errs.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    })?;
+    let f = input.fen;
+    Ok(FenFields {
+        turn: f.turn,
+        castling: if a.castling == "auto" {
+            CastlingChoice::Auto
+        } else {
+            CastlingChoice::Explicit(f.castling)
+        },
+        ep_square: f.ep_square,
+        halfmove: f.halfmove,
+        fullmove: f.fullmove,
+    })
+}
+
+fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("cannot list {}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| {
+                    f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                        ["png", "jpg", "jpeg", "webp", "bmp", "gif"]
+                            .contains(&e.to_ascii_lowercase().as_str())
+                    })
+                })
+                .collect();
+            files.sort();
+            out.extend(files);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn read(a: ReadArgs) -> Result<Exit> {
+    if a.images.is_empty() {
+        bail!("give an image (or `check FEN`, `eval SET`); see --help");
+    }
+    let files = expand_inputs(&a.images)?;
+    if files.is_empty() {
+        bail!(
+            "no images found in {}",
+            a.images
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
+    if a.debug_image.is_some() && files.len() > 1 {
+        bail!("--debug-image takes one image");
+    }
+    let mut opts = recognize_options(&a.model);
+    opts.fields = fen_fields(&a)?;
+    let recognizer = Recognizer::load(&checkpoint_path(&a.model.checkpoint), a.model.backend)?;
+    let many = files.len() > 1;
+    let pb = if many {
+        ProgressBar::new(files.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    let results: Vec<(PathBuf, Result<output::Outcome, String>)> = files
+        .par_iter()
+        .map(|f| {
+            let r = output::process(&recognizer, f, &opts, a.debug_image.as_deref());
+            pb.inc(1);
+            (f.clone(), r)
+        })
+        .collect();
+    pb.finish_and_clear();
+    output::print_results(&results, a.json, many)
+}
+
+fn eval(set: &Path, report: Option<&Path>, model: &ModelArgs) -> Result<Exit> {
+    let images = fenscan::eval::read_set(set).map_err(|e| anyhow::anyhow!(e))?;
+    if images.is_empty() {
+        bail!("{}: no labelled images", set.display());
+    }
+    let recognizer = Recognizer::load(&checkpoint_path(&model.checkpoint), model.backend)?;
+    let opts = recognize_options(model);
+    let pb = ProgressBar::new(images.len() as u64);
+    let r = fenscan::eval::evaluate(&recognizer, &images, &opts, &|| pb.inc(1));
+    pb.finish_and_clear();
+    let md = fenscan::eval::to_markdown(
+        &r,
+        &format!(
+            "Evaluation of {} on {}",
+            model.checkpoint.display(),
+            set.display()
+        ),
+    );
+    println!("{md}");
+    if let Some(out) = report {
+        let md_path = out.with_extension("md");
+        let json_path = out.with_extension("json");
+        fenscan::io::atomic_write(&md_path, md.as_bytes())
+            .with_context(|| format!("cannot write {}", md_path.display()))?;
+        fenscan::io::atomic_write(&json_path, serde_json::to_string_pretty(&r)?.as_bytes())
+            .with_context(|| format!("cannot write {}", json_path.display()))?;
+    }
+    Ok(Exit::Ok)
 }

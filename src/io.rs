@@ -42,3 +42,135 @@ pub fn jpeg_bytes(img: &image::RgbImage, quality: u8) -> image::ImageResult<Vec<
     ))?;
     Ok(buf)
 }
+
+/// Largest image accepted, in pixels (width x height), checked from the header before
+/// decoding so a hostile header cannot exhaust memory.
+pub const MAX_PIXELS: u64 = 80_000_000;
+/// Largest side accepted, in pixels.
+pub const MAX_SIDE: u32 = 20_000;
+
+/// Why an image could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    /// The file cannot be opened or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The bytes are not an image in a supported format (PNG, JPEG, WebP, BMP, GIF).
+    #[error("{path}: not a readable image (PNG, JPEG, WebP, BMP or GIF): {reason}")]
+    Format {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The image is empty or too large.
+    #[error(
+        "{path}: {width}x{height} pixels is outside the accepted size (1 to {MAX_SIDE} px a side, at most {MAX_PIXELS} pixels)"
+    )]
+    Size {
+        /// The file.
+        path: String,
+        /// Width from the header.
+        width: u32,
+        /// Height from the header.
+        height: u32,
+    },
+}
+
+/// Decodes an image from bytes (`name` is used in messages): checks the size from the header
+/// first, applies the EXIF orientation of phone pictures, and flattens transparency onto
+/// white (diagrams are often transparent PNGs).
+pub fn decode_image(bytes: &[u8], name: &str) -> Result<image::RgbImage, ImageError> {
+    use image::ImageDecoder;
+    let format_err = |reason: String| ImageError::Format {
+        path: name.to_string(),
+        reason,
+    };
+    if bytes.is_empty() {
+        return Err(format_err("the file is empty".into()));
+    }
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| format_err(e.to_string()))?;
+    if reader.format().is_none() {
+        return Err(format_err("unknown format".into()));
+    }
+    let mut decoder = reader
+        .into_decoder()
+        .map_err(|e| format_err(e.to_string()))?;
+    let (width, height) = decoder.dimensions();
+    if width == 0
+        || height == 0
+        || width > MAX_SIDE
+        || height > MAX_SIDE
+        || u64::from(width) * u64::from(height) > MAX_PIXELS
+    {
+        return Err(ImageError::Size {
+            path: name.to_string(),
+            width,
+            height,
+        });
+    }
+    let orientation = decoder
+        .orientation()
+        .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some(MAX_PIXELS * 8);
+    decoder
+        .set_limits(limits)
+        .map_err(|e| format_err(e.to_string()))?;
+    let mut img =
+        image::DynamicImage::from_decoder(decoder).map_err(|e| format_err(e.to_string()))?;
+    img.apply_orientation(orientation);
+    Ok(flatten_alpha(&img))
+}
+
+/// Reads an image file (see [`decode_image`]); `-` reads standard input.
+pub fn open_image(path: &Path) -> Result<image::RgbImage, ImageError> {
+    let name = path.display().to_string();
+    let bytes = if path == Path::new("-") {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map_err(|source| {
+            ImageError::Io {
+                path: "<stdin>".into(),
+                source,
+            }
+        })?;
+        buf
+    } else {
+        let meta = std::fs::metadata(path).map_err(|source| ImageError::Io {
+            path: name.clone(),
+            source,
+        })?;
+        if meta.len() > 512 * 1024 * 1024 {
+            return Err(ImageError::Format {
+                path: name,
+                reason: "the file is larger than 512 MiB".into(),
+            });
+        }
+        std::fs::read(path).map_err(|source| ImageError::Io {
+            path: name.clone(),
+            source,
+        })?
+    };
+    decode_image(&bytes, &name)
+}
+
+/// Composites an image with transparency onto white.
+pub fn flatten_alpha(img: &image::DynamicImage) -> image::RgbImage {
+    if !img.color().has_alpha() {
+        return img.to_rgb8();
+    }
+    let rgba = img.to_rgba8();
+    image::RgbImage::from_fn(rgba.width(), rgba.height(), |x, y| {
+        let [r, g, b, a] = rgba.get_pixel(x, y).0;
+        let a = a as u32;
+        let mix = |c: u8| ((c as u32 * a + 255 * (255 - a) + 127) / 255) as u8;
+        image::Rgb([mix(r), mix(g), mix(b)])
+    })
+}

@@ -27,7 +27,9 @@
 //! | 5 | white queen | 11 | black queen |
 //! | 6 | white king | 12 | black king |
 
+pub mod board;
 pub mod class;
+pub mod classifier;
 pub mod fen;
 pub mod placement;
 
@@ -35,7 +37,13 @@ pub use class::SquareClass;
 pub use fen::{Castling, Fen, FenField};
 pub use placement::Placement;
 pub mod dataset;
+pub mod debug_image;
+pub mod decode;
+pub mod eval;
 pub mod io;
+pub mod orientation;
 pub mod quad;
+pub mod recognize;
 pub mod render;
 pub mod squares;
+pub mod training;

@@ -1,6 +1,187 @@
-//! `train`: fit the square classifier (being built: see the train issue).
+//! `train`: fit the 13-class square classifier on synthetic boards, on CPU or GPU.
 
-fn main() -> std::process::ExitCode {
-    eprintln!("train: not available yet; the training command arrives with the train issue");
-    std::process::ExitCode::from(2)
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+use fenscan::classifier::Backend;
+use fenscan::render::{PieceSet, pieces::builtin_dir};
+use fenscan::training::{Progress, RunOptions, TrainingConfig, train};
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(Parser)]
+#[command(
+    name = "train",
+    version,
+    about = "Train the square classifier on synthetic boards"
+)]
+struct Opts {
+    /// Output checkpoint folder (config.json, model.bpk, card.json, metrics.jsonl).
+    #[arg(long)]
+    out: PathBuf,
+    /// Start from this checkpoint's weights (fine-tuning on new piece styles).
+    #[arg(long, value_name = "CHECKPOINT")]
+    init: Option<PathBuf>,
+    /// Piece sets to train on: a set folder (wK.svg ...) or a folder of sets. Repeatable.
+    /// Default: the project's own set.
+    #[arg(long = "pieces", value_name = "DIR")]
+    pieces: Vec<PathBuf>,
+    /// Names of sets found under --pieces to hold out of training and use for validation
+    /// set (b), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    holdout: Vec<String>,
+    /// Optimiser steps (overrides the config).
+    #[arg(long)]
+    steps: Option<u64>,
+    /// Seed (overrides the config).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Peak learning rate (overrides the config).
+    #[arg(long)]
+    lr: Option<f64>,
+    /// Save a checkpoint every N steps (overrides the config).
+    #[arg(long, value_name = "N")]
+    checkpoint_every: Option<u64>,
+    /// A JSON training configuration (fenscan::training::TrainingConfig); missing fields keep
+    /// their defaults.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Compute backend: flex (CPU, default), ndarray (CPU, slow), wgpu (GPU; build with
+    /// --features wgpu).
+    #[arg(long, default_value = "flex")]
+    backend: Backend,
+    /// Continue the interrupted run in --out.
+    #[arg(long)]
+    resume: bool,
+}
+
+fn main() -> ExitCode {
+    match run(Opts::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("train: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load_sets(dirs: &[PathBuf]) -> Result<Vec<PieceSet>> {
+    if dirs.is_empty() {
+        return Ok(vec![PieceSet::load(&builtin_dir())?]);
+    }
+    let mut sets = Vec::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            bail!("--pieces {}: not a folder", dir.display());
+        }
+        if dir.join("wK.svg").is_file() || dir.join("wK.png").is_file() {
+            sets.push(PieceSet::load(dir)?);
+        } else {
+            sets.extend(PieceSet::load_all(dir)?);
+        }
+    }
+    Ok(sets)
+}
+
+fn run(opts: Opts) -> Result<ExitCode> {
+    let mut cfg: TrainingConfig = match &opts.config {
+        Some(p) => serde_json::from_str(
+            &std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )
+        .with_context(|| format!("config {}", p.display()))?,
+        None => TrainingConfig::default(),
+    };
+    if let Some(v) = opts.steps {
+        cfg.steps = v;
+    }
+    if let Some(v) = opts.seed {
+        cfg.seed = v;
+    }
+    if let Some(v) = opts.lr {
+        cfg.learning_rate = v;
+    }
+    if let Some(v) = opts.checkpoint_every {
+        cfg.checkpoint_every = v;
+    }
+    let all = load_sets(&opts.pieces)?;
+    for name in &opts.holdout {
+        if !all.iter().any(|s| &s.name == name) {
+            bail!("--holdout {name}: no such piece set under --pieces");
+        }
+    }
+    let (heldout, train_sets): (Vec<PieceSet>, Vec<PieceSet>) = all
+        .into_iter()
+        .partition(|s| opts.holdout.contains(&s.name));
+    if train_sets.is_empty() {
+        bail!("every piece set is held out: nothing left to train on");
+    }
+    eprintln!(
+        "training on {} piece sets, {} held out; backend {}",
+        train_sets.len(),
+        heldout.len(),
+        opts.backend
+    );
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst))
+            .context("cannot install the Ctrl-C handler")?;
+    }
+    let pb = ProgressBar::new(cfg.steps);
+    pb.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} steps {msg} ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = |p: &Progress| {
+        pb.set_position(p.step);
+        pb.set_message(format!(
+            "{} loss {:.4} acc {:.4} lr {:.1e} {:.0} crops/s",
+            p.phase, p.loss, p.accuracy, p.learning_rate, p.samples_per_second
+        ));
+        if !console_is_tty() {
+            eprintln!(
+                "step {}/{} {} loss {:.4} acc {:.4} {:.0} crops/s",
+                p.step, p.steps, p.phase, p.loss, p.accuracy, p.samples_per_second
+            );
+        }
+    };
+    let run = RunOptions {
+        out: opts.out.clone(),
+        init: opts.init,
+        resume: opts.resume,
+        backend: opts.backend,
+        train_sets,
+        heldout_sets: heldout,
+    };
+    let card = train(&cfg, run, &stop, &report)?;
+    pb.finish();
+    match card {
+        None => {
+            eprintln!(
+                "interrupted: checkpoint saved in {}; continue with --resume",
+                opts.out.display()
+            );
+            Ok(ExitCode::from(130))
+        }
+        Some(card) => {
+            for (name, m) in &card.validation {
+                eprintln!(
+                    "{name}: {:.4}% of {} squares",
+                    m.accuracy * 100.0,
+                    m.squares
+                );
+            }
+            eprintln!("model card: {}", opts.out.join("card.md").display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn console_is_tty() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
 }

@@ -1,0 +1,198 @@
+//! Printing results: text (FEN on stdout, warnings on stderr) or JSON.
+
+use std::path::Path;
+
+use anyhow::Result;
+use fenscan::fen::check::Report;
+use fenscan::fen::problem::Severity;
+use fenscan::recognize::{Recognition, RecognizeError, RecognizeOptions, Recognizer};
+use serde::Serialize;
+
+use crate::Exit;
+
+/// What happened to one image.
+#[derive(Serialize)]
+pub struct Outcome {
+    /// The recognition, when a board was found.
+    #[serde(flatten)]
+    pub recognition: Option<Recognition>,
+    /// Why not.
+    pub error: Option<String>,
+    #[serde(skip)]
+    pub exit: Exit,
+}
+
+/// Reads, recognises and optionally draws the debug picture for one image.
+pub fn process(
+    rec: &Recognizer,
+    file: &Path,
+    opts: &RecognizeOptions,
+    debug: Option<&Path>,
+) -> Result<Outcome, String> {
+    let img = fenscan::io::open_image(file).map_err(|e| e.to_string())?;
+    match rec.recognize(&img, opts) {
+        Ok(r) => {
+            if let Some(out) = debug {
+                let pic = fenscan::debug_image::debug_image(&img, &r)
+                    .ok_or("cannot draw the debug image")?;
+                let bytes = fenscan::io::png_bytes(&pic).map_err(|e| e.to_string())?;
+                fenscan::io::atomic_write(out, &bytes)
+                    .map_err(|e| format!("{}: {e}", out.display()))?;
+            }
+            let exit = if r.problems.iter().any(|p| p.is_error()) {
+                Exit::Problems
+            } else {
+                Exit::Ok
+            };
+            Ok(Outcome {
+                recognition: Some(r),
+                error: None,
+                exit,
+            })
+        }
+        Err(e @ RecognizeError::NoBoard(_)) => Ok(Outcome {
+            recognition: None,
+            error: Some(e.to_string()),
+            exit: Exit::NoBoard,
+        }),
+        Err(e) => Ok(Outcome {
+            recognition: None,
+            error: Some(e.to_string()),
+            exit: Exit::NoBoard,
+        }),
+    }
+}
+
+/// Prints all results; returns the worst exit status.
+pub fn print_results(
+    results: &[(std::path::PathBuf, Result<Outcome, String>)],
+    json: bool,
+    many: bool,
+) -> Result<Exit> {
+    let mut worst = Exit::Ok;
+    if json {
+        #[derive(Serialize)]
+        struct Item<'a> {
+            file: String,
+            #[serde(flatten)]
+            outcome: Option<&'a Outcome>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            unreadable: Option<&'a String>,
+        }
+        let items: Vec<Item> = results
+            .iter()
+            .map(|(f, r)| Item {
+                file: f.display().to_string(),
+                outcome: r.as_ref().ok(),
+                unreadable: r.as_ref().err(),
+            })
+            .collect();
+        for (_, r) in results {
+            worst = worst.max(r.as_ref().map(|o| o.exit).unwrap_or(Exit::Usage));
+        }
+        if many {
+            println!("{}", serde_json::to_string_pretty(&items)?);
+        } else if let Some(item) = items.first() {
+            println!("{}", serde_json::to_string_pretty(item)?);
+        }
+        return Ok(worst);
+    }
+    for (file, r) in results {
+        let prefix = if many {
+            format!("{}: ", file.display())
+        } else {
+            String::new()
+        };
+        match r {
+            Err(e) => {
+                eprintln!("infer: {e}");
+                worst = worst.max(Exit::Usage);
+            }
+            Ok(o) => {
+                worst = worst.max(o.exit);
+                match &o.recognition {
+                    None => eprintln!("{prefix}{}", o.error.as_deref().unwrap_or("no board")),
+                    Some(r) => {
+                        println!("{prefix}{}", r.fen);
+                        print_notes(&prefix, r);
+                    }
+                }
+            }
+        }
+    }
+    Ok(worst)
+}
+
+fn print_notes(prefix: &str, r: &Recognition) {
+    let o = &r.orientation;
+    eprintln!(
+        "{prefix}board seen from {}'s side ({:?}, {:.0}% sure); side to move, castling, en passant and clocks are not in a picture: given as `{} {} {} {} {}`",
+        if o.orientation == fenscan::render::Orientation::White {
+            "white"
+        } else {
+            "black"
+        },
+        o.source,
+        o.confidence * 100.0,
+        if r.fen.turn == shakmaty::Color::White {
+            "w"
+        } else {
+            "b"
+        },
+        r.fen.castling,
+        r.fen.ep_square.map(|s| s.to_string()).unwrap_or("-".into()),
+        r.fen.halfmove,
+        r.fen.fullmove
+    );
+    for s in &r.uncertain {
+        let alt: Vec<String> = s
+            .top
+            .iter()
+            .map(|t| format!("{} {:.0}%", t.class.describe(), t.probability * 100.0))
+            .collect();
+        eprintln!("{prefix}unsure about {}: {}", s.square, alt.join(", "));
+    }
+    for c in &r.changes {
+        eprintln!(
+            "{prefix}changed {} from {} to {} ({})",
+            c.square,
+            c.from.describe(),
+            c.to.describe(),
+            c.reason
+        );
+    }
+    for p in &r.problems {
+        if p.severity != Severity::Note {
+            eprintln!("{prefix}{p}");
+        }
+    }
+}
+
+/// Prints a checker report.
+pub fn print_check(report: &Report) {
+    match &report.fen {
+        Some(fen) => println!("{fen}"),
+        None => println!("could not read the FEN"),
+    }
+    for problem in &report.problems {
+        println!("{problem}");
+    }
+    let count = |s| report.problems.iter().filter(|p| p.severity == s).count();
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+    if report.valid {
+        if warnings == 0 {
+            println!("valid");
+        } else {
+            println!("valid, with {}", plural(warnings, "warning"));
+        }
+    } else if warnings > 0 {
+        println!(
+            "invalid: {}, {}",
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        );
+    } else {
+        println!("invalid: {}", plural(errors, "error"));
+    }
+}

@@ -1,0 +1,225 @@
+//! Finding the board: X-corners (where four squares meet) on a regular 7x7 lattice, then a
+//! homography from lattice indices to pixels gives the four outer corners. Works for
+//! screenshots with clutter, cropped boards, hatched book diagrams and moderate perspective.
+
+pub mod saddle;
+
+use image::{GrayImage, RgbImage};
+use serde::{Deserialize, Serialize};
+
+use crate::quad::{Homography, Point, Quad};
+use saddle::{Integral, Saddle, saddles};
+
+/// Board finder settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FinderConfig {
+    /// Detection runs on the image shrunk to at most this many pixels a side. Default 1024.
+    pub max_side: u32,
+    /// Quadrant sizes tried, in detection pixels (about a third to a half of a square).
+    pub scales: Vec<usize>,
+    /// Weakest X-corner kept, in grey levels. Default 5.
+    pub min_score: f32,
+    /// Fewest of the 49 inner corners that must be found on the lattice. Default 22.
+    pub min_corners: usize,
+    /// Strongest X-corners kept per scale. Default 500.
+    pub max_points: usize,
+}
+
+impl Default for FinderConfig {
+    fn default() -> Self {
+        FinderConfig {
+            max_side: 1024,
+            scales: vec![3, 4, 6, 8, 11, 15, 20, 27, 36],
+            min_score: 5.0,
+            min_corners: 22,
+            max_points: 500,
+        }
+    }
+}
+
+/// No board in the image.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "no chess board found (best candidate: {best} of 49 inner corners on a lattice, {needed} needed)"
+)]
+pub struct BoardNotFound {
+    /// Inner corners of the best candidate.
+    pub best: usize,
+    /// Inner corners required.
+    pub needed: usize,
+}
+
+/// A found board.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FoundBoard {
+    /// Outer corners in image order (top-left, top-right, bottom-right, bottom-left).
+    pub quad: Quad,
+    /// How many of the 49 inner corners were found on the fitted lattice.
+    pub inner_corners: usize,
+}
+
+/// Greyscale and shrink so the longer side is at most `max_side`; returns the scale factor
+/// from detection pixels to image pixels.
+fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
+    let gray = image::imageops::grayscale(img);
+    let (w, h) = gray.dimensions();
+    let longest = w.max(h);
+    if longest <= max_side {
+        return (gray, 1.0, 1.0);
+    }
+    let f = max_side as f32 / longest as f32;
+    let (sw, sh) = (
+        ((w as f32 * f) as u32).max(1),
+        ((h as f32 * f) as u32).max(1),
+    );
+    let small = image::imageops::thumbnail(&gray, sw, sh);
+    (small, w as f32 / sw as f32, h as f32 / sh as f32)
+}
+
+struct Lattice {
+    count: usize,
+    spacing: f32,
+    /// (i, j) in 0..7 and the point.
+    members: Vec<([f32; 2], Point)>,
+}
+
+/// Finds the board in `img`.
+pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
+    let (gray, fx, fy) = prepare(img, cfg.max_side);
+    let integral = Integral::new(&gray);
+    let mut best: Option<Lattice> = None;
+    for &q in &cfg.scales {
+        let pts = saddles(&integral, q, cfg.min_score, cfg.max_points);
+        if pts.len() < cfg.min_corners {
+            continue;
+        }
+        if let Some(l) = best_lattice(&pts, q, cfg) {
+            let better = match &best {
+                None => true,
+                Some(b) => l.count > b.count || (l.count == b.count && l.spacing > b.spacing),
+            };
+            if better {
+                best = Some(l);
+            }
+        }
+    }
+    let found = best.as_ref().map(|b| b.count).unwrap_or(0);
+    let Some(lattice) = best.filter(|b| b.count >= cfg.min_corners) else {
+        return Err(BoardNotFound {
+            best: found,
+            needed: cfg.min_corners,
+        });
+    };
+    let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
+    let h = Homography::fit(&src, &dst).ok_or(BoardNotFound {
+        best: found,
+        needed: cfg.min_corners,
+    })?;
+    let corners = [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0]].map(|p| {
+        let q = h.apply(p);
+        [q[0] * fx, q[1] * fy]
+    });
+    let quad = Quad(corners);
+    if !quad.is_convex() {
+        return Err(BoardNotFound {
+            best: found,
+            needed: cfg.min_corners,
+        });
+    }
+    Ok(FoundBoard {
+        quad,
+        inner_corners: lattice.count,
+    })
+}
+
+/// The best 7x7 lattice through the points, seeded by pairs of neighbouring corners.
+fn best_lattice(pts: &[Saddle], q: usize, cfg: &FinderConfig) -> Option<Lattice> {
+    let q = q as f32;
+    let seeds = pts.len().min(160);
+    let mut best: Option<Lattice> = None;
+    for a in &pts[..seeds] {
+        for b in pts {
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            // b is the next corner to the right of a (boards are within 45 degrees of upright).
+            if dx <= 0.0 || dy.abs() > dx || b.parity == a.parity {
+                continue;
+            }
+            let s = (dx * dx + dy * dy).sqrt();
+            if s < 1.6 * q || s > 5.0 * q {
+                continue;
+            }
+            let u = [dx, dy];
+            let v = [-dy, dx];
+            if let Some(l) = lattice_from(a, u, v, pts)
+                && l.count >= cfg.min_corners.min(12)
+                && best.as_ref().is_none_or(|b| {
+                    l.count > b.count || (l.count == b.count && l.spacing > b.spacing)
+                })
+            {
+                best = Some(l);
+            }
+        }
+    }
+    best
+}
+
+fn lattice_from(origin: &Saddle, u: [f32; 2], v: [f32; 2], pts: &[Saddle]) -> Option<Lattice> {
+    let det = u[0] * v[1] - u[1] * v[0];
+    if det.abs() < 1e-6 {
+        return None;
+    }
+    let mut cells: Vec<(i32, i32, &Saddle)> = Vec::new();
+    for p in pts {
+        let (rx, ry) = (p.x - origin.x, p.y - origin.y);
+        let a = (rx * v[1] - ry * v[0]) / det;
+        let b = (u[0] * ry - u[1] * rx) / det;
+        let (ia, ib) = (a.round(), b.round());
+        if (a - ia).abs() > 0.18 || (b - ib).abs() > 0.18 || ia.abs() > 8.0 || ib.abs() > 8.0 {
+            continue;
+        }
+        let (i, j) = (ia as i32, ib as i32);
+        // Checker parity: neighbouring corners alternate.
+        let expected = if (i + j).rem_euclid(2) == 0 {
+            origin.parity
+        } else {
+            -origin.parity
+        };
+        if p.parity != expected {
+            continue;
+        }
+        cells.push((i, j, p));
+    }
+    // The 7x7 window holding most members (one point per cell: the strongest).
+    let mut best = (0usize, 0i32, 0i32);
+    for i0 in -6..=0 {
+        for j0 in -6..=0 {
+            let mut seen = [[false; 7]; 7];
+            let mut count = 0;
+            for &(i, j, _) in &cells {
+                let (ci, cj) = (i - i0, j - j0);
+                if (0..7).contains(&ci) && (0..7).contains(&cj) && !seen[ci as usize][cj as usize] {
+                    seen[ci as usize][cj as usize] = true;
+                    count += 1;
+                }
+            }
+            if count > best.0 {
+                best = (count, i0, j0);
+            }
+        }
+    }
+    let (count, i0, j0) = best;
+    let mut members: Vec<([f32; 2], Point)> = Vec::new();
+    let mut taken = [[false; 7]; 7];
+    for &(i, j, p) in &cells {
+        let (ci, cj) = (i - i0, j - j0);
+        if (0..7).contains(&ci) && (0..7).contains(&cj) && !taken[ci as usize][cj as usize] {
+            taken[ci as usize][cj as usize] = true;
+            members.push(([ci as f32, cj as f32], [p.x, p.y]));
+        }
+    }
+    Some(Lattice {
+        count,
+        spacing: (u[0] * u[0] + u[1] * u[1]).sqrt(),
+        members,
+    })
+}

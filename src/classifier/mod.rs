@@ -1,0 +1,9 @@
+//! The 13-class square classifier: model, backends, checkpoints.
+
+pub mod backend;
+pub mod checkpoint;
+pub mod model;
+
+pub use backend::Backend;
+pub use checkpoint::{CheckpointError, Classifier, ModelSpec};
+pub use model::{SquareClassifier, SquareClassifierConfig};

@@ -1,0 +1,114 @@
+//! A side-by-side picture for checking a recognition at a glance: the straightened board
+//! with the predicted letter on each square (uncertain squares framed in red), next to a
+//! clean diagram drawn from the predicted FEN.
+
+use image::{Rgb, RgbImage};
+use rand::SeedableRng;
+use resvg::tiny_skia::Pixmap;
+
+use crate::placement::reading_index;
+use crate::recognize::Recognition;
+use crate::render::board::{BoardLook, Coordinates, draw_board};
+use crate::render::config::OverlayConfig;
+use crate::render::pieces::{PieceSet, builtin_dir};
+use crate::render::scene::to_rgb;
+use crate::render::text::{draw_text, fonts};
+use crate::render::theme::themes;
+use crate::squares::warp_board;
+
+/// Side of each half in pixels.
+const SIDE: u32 = 480;
+
+/// Builds the comparison picture.
+pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
+    let warped = warp_board(img, &rec.board.quad, SIDE).ok()?;
+    let mut left = Pixmap::new(SIDE, SIDE)?;
+    for (dst, src) in left.pixels_mut().iter_mut().zip(warped.pixels()) {
+        *dst =
+            resvg::tiny_skia::ColorU8::from_rgba(src.0[0], src.0[1], src.0[2], 255).premultiply();
+    }
+    let cell = SIDE as f32 / 8.0;
+    let font_list = fonts();
+    let font = font_list.first()?;
+    let uncertain: Vec<usize> = rec
+        .uncertain
+        .iter()
+        .map(|s| reading_index(s.square))
+        .collect();
+    for row in 0..8 {
+        for col in 0..8 {
+            let i = rec.orientation.orientation.placement_index(row, col);
+            let class = rec.placement.0[i];
+            let (x, y) = (col as f32 * cell, row as f32 * cell);
+            if uncertain.contains(&i) {
+                frame(&mut left, x, y, cell);
+            }
+            let label = class.fen_char();
+            if label != '.' {
+                draw_text(
+                    &mut left,
+                    font,
+                    cell * 0.3,
+                    x + 3.0,
+                    y + 2.0,
+                    [255, 255, 255],
+                    &label.to_string(),
+                );
+                draw_text(
+                    &mut left,
+                    font,
+                    cell * 0.3,
+                    x + 2.0,
+                    y + 1.0,
+                    [200, 0, 0],
+                    &label.to_string(),
+                );
+            }
+        }
+    }
+    let set = PieceSet::load(&builtin_dir()).ok()?;
+    let theme = themes().into_iter().next()?;
+    let look = BoardLook {
+        theme: &theme,
+        pieces: &set,
+        orientation: rec.orientation.orientation,
+        coordinates: Coordinates::Inside,
+        cell,
+        piece_scale: 1.0,
+        frame: 0.0,
+    };
+    let none = OverlayConfig {
+        last_move: 0.0,
+        marks: 0.0,
+        check_glow: 0.0,
+        move_dots: 0.0,
+        circles: 0.0,
+        arrows: 0.0,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    let right = draw_board(&rec.placement, &look, &none, &mut rng)?;
+    let mut out = RgbImage::from_pixel(2 * SIDE + 16, SIDE, Rgb([255, 255, 255]));
+    image::imageops::overlay(&mut out, &to_rgb(&left), 0, 0);
+    image::imageops::overlay(&mut out, &to_rgb(&right.pixmap), (SIDE + 16) as i64, 0);
+    Some(out)
+}
+
+fn frame(pm: &mut Pixmap, x: f32, y: f32, cell: f32) {
+    let w = pm.width() as i32;
+    let pixels = pm.pixels_mut();
+    let red = resvg::tiny_skia::ColorU8::from_rgba(230, 0, 0, 255).premultiply();
+    for t in 0..3 {
+        for k in 0..cell as i32 {
+            for (px, py) in [
+                (x as i32 + k, y as i32 + t),
+                (x as i32 + k, (y + cell) as i32 - 1 - t),
+                (x as i32 + t, y as i32 + k),
+                ((x + cell) as i32 - 1 - t, y as i32 + k),
+            ] {
+                if px >= 0 && py >= 0 && px < w && py < w {
+                    pixels[(py * w + px) as usize] = red;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! Whole-pipeline evaluation on labelled images: square accuracy, exact boards, boards with
+//! one and with two or more wrong squares, orientation, board-not-found rate, a 13x13
+//! confusion matrix, breakdowns by kind and source, and every failing file.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::class::SquareClass;
+use crate::dataset::labels::read_labels;
+use crate::placement::{Placement, square_at};
+use crate::recognize::{RecognizeOptions, Recognizer};
+use crate::render::Orientation;
+
+/// One labelled image.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledImage {
+    /// Path of the image.
+    pub file: PathBuf,
+    /// True placement.
+    pub placement: Placement,
+    /// `screenshot`, `diagram`, `photo` or `synthetic`.
+    pub kind: String,
+    /// True orientation; `None` when unknown.
+    pub orientation: Option<Orientation>,
+    /// Where it comes from (repository, piece set).
+    pub source: String,
+}
+
+/// Splits one CSV line (double quotes, doubled quotes inside).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// Reads a labelled set: a folder with `manifest.csv` (file, placement, kind, orientation,
+/// source_repo, ...) or `labels.jsonl` (synth's output), or such a file itself.
+pub fn read_set(path: &Path) -> Result<Vec<LabelledImage>, String> {
+    let (dir, file) = if path.is_dir() {
+        if path.join("manifest.csv").is_file() {
+            (path.to_path_buf(), path.join("manifest.csv"))
+        } else {
+            (path.to_path_buf(), path.join("labels.jsonl"))
+        }
+    } else {
+        (
+            path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+            path.to_path_buf(),
+        )
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+    if file.extension().is_some_and(|e| e == "jsonl") {
+        let (records, _) = read_labels(&text)?;
+        return Ok(records
+            .into_iter()
+            .map(|r| LabelledImage {
+                file: dir.join(&r.file),
+                placement: r.placement,
+                kind: "synthetic".into(),
+                orientation: Some(r.orientation),
+                source: r.piece_set,
+            })
+            .collect());
+    }
+    let mut lines = text.lines();
+    let header = csv_fields(lines.next().unwrap_or_default());
+    let col = |name: &str| header.iter().position(|h| h.trim() == name);
+    let (Some(fc), Some(pc)) = (col("file"), col("placement")) else {
+        return Err(format!(
+            "{}: needs columns `file` and `placement`",
+            file.display()
+        ));
+    };
+    let (kc, oc, sc) = (col("kind"), col("orientation"), col("source_repo"));
+    let mut out = Vec::new();
+    for (n, line) in lines.enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let f = csv_fields(line);
+        let get = |c: Option<usize>| c.and_then(|c| f.get(c)).cloned().unwrap_or_default();
+        let placement: Placement = get(Some(pc))
+            .trim()
+            .parse()
+            .map_err(|_| format!("{} line {}: bad placement", file.display(), n + 2))?;
+        let orientation = match get(oc).trim() {
+            "white-bottom" | "white" | "" => Some(Orientation::White),
+            "black-bottom" | "black" => Some(Orientation::Black),
+            _ => None,
+        };
+        out.push(LabelledImage {
+            file: dir.join(get(Some(fc)).trim()),
+            placement,
+            kind: get(kc),
+            orientation,
+            source: get(sc),
+        });
+    }
+    Ok(out)
+}
+
+/// The outcome on one image.
+#[derive(Clone, Debug, Serialize)]
+pub struct ImageOutcome {
+    /// The file.
+    pub file: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its source.
+    pub source: String,
+    /// Predicted placement, when a board was found.
+    pub predicted: Option<String>,
+    /// True placement.
+    pub truth: String,
+    /// Wrong squares as `square: truth -> predicted`.
+    pub wrong: Vec<String>,
+    /// Whether the orientation was right (None: unknown truth or no board).
+    pub orientation_ok: Option<bool>,
+    /// Why it failed before classification (unreadable, no board).
+    pub error: Option<String>,
+}
+
+/// Counts for a group of images.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GroupStats {
+    /// Images.
+    pub images: usize,
+    /// Boards found.
+    pub found: usize,
+    /// Boards read exactly.
+    pub exact: usize,
+    /// Boards with exactly one wrong square.
+    pub one_wrong: usize,
+    /// Boards with two or more wrong squares.
+    pub two_plus_wrong: usize,
+    /// Squares compared (64 per found board).
+    pub squares: usize,
+    /// Squares right.
+    pub squares_right: usize,
+    /// Orientation decisions compared / right.
+    pub orientation_checked: usize,
+    /// Orientation right.
+    pub orientation_right: usize,
+}
+
+impl GroupStats {
+    fn add(&mut self, o: &ImageOutcome) {
+        self.images += 1;
+        if o.predicted.is_some() {
+            self.found += 1;
+            self.squares += 64;
+            self.squares_right += 64 - o.wrong.len();
+            match o.wrong.len() {
+                0 => self.exact += 1,
+                1 => self.one_wrong += 1,
+                _ => self.two_plus_wrong += 1,
+            }
+        }
+        if let Some(ok) = o.orientation_ok {
+            self.orientation_checked += 1;
+            self.orientation_right += usize::from(ok);
+        }
+    }
+
+    /// Share of boards read exactly (of all images).
+    pub fn exact_rate(&self) -> f64 {
+        self.exact as f64 / self.images.max(1) as f64
+    }
+
+    /// Share of squares right (of found boards).
+    pub fn square_accuracy(&self) -> f64 {
+        self.squares_right as f64 / self.squares.max(1) as f64
+    }
+}
+
+/// A full evaluation report.
+#[derive(Clone, Debug, Serialize)]
+pub struct EvalReport {
+    /// All images together.
+    pub total: GroupStats,
+    /// By kind.
+    pub by_kind: Vec<(String, GroupStats)>,
+    /// By source.
+    pub by_source: Vec<(String, GroupStats)>,
+    /// `confusion[true][predicted]` over found boards.
+    pub confusion: Vec<Vec<usize>>,
+    /// Every image that was not read exactly.
+    pub failures: Vec<ImageOutcome>,
+}
+
+/// Runs the pipeline on every image (in parallel) and compares with the labels. Images
+/// whose orientation is unknown are evaluated with the orientation the pipeline chose and
+/// their placement compared as is.
+pub fn evaluate(
+    recognizer: &Recognizer,
+    images: &[LabelledImage],
+    opts: &RecognizeOptions,
+    progress: &(dyn Fn() + Sync),
+) -> EvalReport {
+    let outcomes: Vec<(ImageOutcome, Option<Placement>)> = images
+        .par_iter()
+        .map(|li| {
+            let r = one(recognizer, li, opts);
+            progress();
+            r
+        })
+        .collect();
+    let mut total = GroupStats::default();
+    let mut by_kind: Vec<(String, GroupStats)> = Vec::new();
+    let mut by_source: Vec<(String, GroupStats)> = Vec::new();
+    let mut confusion = vec![vec![0usize; 13]; 13];
+    let mut failures = Vec::new();
+    for ((o, predicted), li) in outcomes.iter().zip(images) {
+        total.add(o);
+        for (groups, key) in [(&mut by_kind, &o.kind), (&mut by_source, &o.source)] {
+            match groups.iter_mut().find(|(k, _)| k == key) {
+                Some((_, g)) => g.add(o),
+                None => {
+                    let mut g = GroupStats::default();
+                    g.add(o);
+                    groups.push((key.clone(), g));
+                }
+            }
+        }
+        if let Some(p) = predicted {
+            for i in 0..64 {
+                confusion[li.placement.0[i].index()][p.0[i].index()] += 1;
+            }
+        }
+        if o.predicted.is_none() || !o.wrong.is_empty() {
+            failures.push(o.clone());
+        }
+    }
+    by_kind.sort_by(|a, b| a.0.cmp(&b.0));
+    by_source.sort_by(|a, b| a.0.cmp(&b.0));
+    EvalReport {
+        total,
+        by_kind,
+        by_source,
+        confusion,
+        failures,
+    }
+}
+
+fn one(
+    recognizer: &Recognizer,
+    li: &LabelledImage,
+    opts: &RecognizeOptions,
+) -> (ImageOutcome, Option<Placement>) {
+    let mut out = ImageOutcome {
+        file: li.file.display().to_string(),
+        kind: li.kind.clone(),
+        source: li.source.clone(),
+        predicted: None,
+        truth: li.placement.to_string(),
+        wrong: Vec::new(),
+        orientation_ok: None,
+        error: None,
+    };
+    let img = match crate::io::open_image(&li.file) {
+        Ok(img) => img,
+        Err(e) => {
+            out.error = Some(e.to_string());
+            return (out, None);
+        }
+    };
+    match recognizer.recognize(&img, opts) {
+        Err(e) => {
+            out.error = Some(e.to_string());
+            (out, None)
+        }
+        Ok(rec) => {
+            out.predicted = Some(rec.placement.to_string());
+            out.orientation_ok = li.orientation.map(|o| o == rec.orientation.orientation);
+            for i in 0..64 {
+                let (t, p) = (li.placement.0[i], rec.placement.0[i]);
+                if t != p {
+                    let sq = square_at(i).map(|s| s.to_string()).unwrap_or_default();
+                    out.wrong
+                        .push(format!("{sq}: {} -> {}", t.name(), p.name()));
+                }
+            }
+            (out, Some(rec.placement))
+        }
+    }
+}
+
+/// The report as markdown.
+pub fn to_markdown(r: &EvalReport, title: &str) -> String {
+    let row = |name: &str, g: &GroupStats| {
+        format!(
+            "| {name} | {} | {} | {:.1}% | {} | {} | {:.2}% | {} |\n",
+            g.images,
+            g.images - g.found,
+            g.exact_rate() * 100.0,
+            g.one_wrong,
+            g.two_plus_wrong,
+            g.square_accuracy() * 100.0,
+            if g.orientation_checked > 0 {
+                format!("{}/{}", g.orientation_right, g.orientation_checked)
+            } else {
+                "-".into()
+            }
+        )
+    };
+    let mut md = format!(
+        "# {title}\n\n| group | images | no board | exact | 1 wrong | 2+ wrong | squares right | orientation |\n|---|---|---|---|---|---|---|---|\n"
+    );
+    md += &row("all", &r.total);
+    for (k, g) in &r.by_kind {
+        md += &row(&format!("kind: {k}"), g);
+    }
+    for (k, g) in &r.by_source {
+        md += &row(&format!("source: {k}"), g);
+    }
+    md += "\n## Confusion (rows: truth, columns: predicted)\n\n|  |";
+    for c in SquareClass::ALL {
+        md += &format!(" {} |", c.name());
+    }
+    md += "\n|---|";
+    md += &"---|".repeat(13);
+    md += "\n";
+    for (t, row) in r.confusion.iter().enumerate() {
+        md += &format!("| {} |", SquareClass::ALL[t].name());
+        for v in row {
+            md += &format!(" {v} |");
+        }
+        md += "\n";
+    }
+    md += "\n## Failures\n\n";
+    for f in &r.failures {
+        match &f.error {
+            Some(e) => md += &format!("- {} ({}): {e}\n", f.file, f.kind),
+            None => {
+                md += &format!(
+                    "- {} ({}): {} wrong: {}\n",
+                    f.file,
+                    f.kind,
+                    f.wrong.len(),
+                    f.wrong.join(", ")
+                )
+            }
+        }
+    }
+    md
+}

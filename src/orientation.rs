@@ -1,0 +1,91 @@
+//! Which side is at the bottom of the picture, decided from the position itself: white
+//! pawns and king usually stand on the lower ranks of a board seen from white's side.
+
+use serde::Serialize;
+use shakmaty::{Color, Role};
+
+use crate::placement::Placement;
+use crate::render::Orientation;
+
+/// How the orientation was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrientationSource {
+    /// Given by the user.
+    User,
+    /// From where the pawns and kings stand.
+    Position,
+    /// Not enough evidence: white at the bottom assumed.
+    Default,
+}
+
+/// The decision.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct OrientationDecision {
+    /// Which side is at the bottom.
+    pub orientation: Orientation,
+    /// How it was decided.
+    pub source: OrientationSource,
+    /// 0.5 (a guess) to 1.0 (certain).
+    pub confidence: f32,
+}
+
+/// Decides from a placement read as if white were at the bottom (image reading order).
+pub fn from_position(as_read: &Placement) -> OrientationDecision {
+    // Evidence that the picture is upside down: white pawns high, black pawns low, white
+    // king on the top half, black king on the bottom half. Rank as read: 1 = bottom row.
+    let mut score = 0.0f32;
+    for (sq, piece) in as_read.pieces() {
+        let rank = u32::from(sq.rank()) as f32 + 1.0; // 1..=8 from the bottom of the picture
+        let centred = rank - 4.5;
+        let sign = if piece.color == Color::White {
+            1.0
+        } else {
+            -1.0
+        };
+        let weight = match piece.role {
+            Role::Pawn => 1.0,
+            Role::King => 1.5,
+            _ => 0.15,
+        };
+        score += sign * weight * centred;
+    }
+    // Logistic squashing: a start position gives |score| ~ 60.
+    let p_black = 1.0 / (1.0 + (-score / 4.0).exp());
+    if (p_black - 0.5).abs() < 0.1 {
+        return OrientationDecision {
+            orientation: Orientation::White,
+            source: OrientationSource::Default,
+            confidence: 0.5,
+        };
+    }
+    if p_black > 0.5 {
+        OrientationDecision {
+            orientation: Orientation::Black,
+            source: OrientationSource::Position,
+            confidence: p_black,
+        }
+    } else {
+        OrientationDecision {
+            orientation: Orientation::White,
+            source: OrientationSource::Position,
+            confidence: 1.0 - p_black,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_both_ways() {
+        let start = Placement::start();
+        assert_eq!(from_position(&start).orientation, Orientation::White);
+        let d = from_position(&start.rotated_180());
+        assert_eq!(d.orientation, Orientation::Black);
+        assert!(d.confidence > 0.99);
+        let empty_ish: Placement = "4k3/8/8/8/8/8/8/4K3".parse().unwrap();
+        assert_eq!(from_position(&empty_ish).orientation, Orientation::White);
+    }
+}

@@ -1,0 +1,262 @@
+//! The whole pipeline, image to checked FEN, with every intermediate kept for `--json`,
+//! `--debug-image` and `eval`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use image::RgbImage;
+use serde::Serialize;
+use shakmaty::{Color, Square};
+
+use crate::board::{FinderConfig, FoundBoard, find};
+use crate::class::SquareClass;
+use crate::classifier::{Backend, CheckpointError, Classifier};
+use crate::decode::{Change, DecodeConfig, argmax, decode};
+use crate::fen::check::check;
+use crate::fen::problem::Problem;
+use crate::fen::{Castling, Fen};
+use crate::orientation::{OrientationDecision, OrientationSource, from_position};
+use crate::placement::{Placement, square_at};
+use crate::render::Orientation;
+use crate::squares::cut;
+
+/// Castling rights to write into the FEN.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CastlingChoice {
+    /// Exactly these rights (default `-`).
+    Explicit(Castling),
+    /// Every right the placement allows (king and rook at home).
+    Auto,
+}
+
+/// The fields a picture cannot show, given by the user.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FenFields {
+    /// Side to move (default white).
+    pub turn: Color,
+    /// Castling rights (default none).
+    pub castling: CastlingChoice,
+    /// En-passant square.
+    pub ep_square: Option<Square>,
+    /// Half-move clock.
+    pub halfmove: u32,
+    /// Full-move number.
+    pub fullmove: u32,
+}
+
+impl Default for FenFields {
+    fn default() -> Self {
+        FenFields {
+            turn: Color::White,
+            castling: CastlingChoice::Explicit(Castling::NONE),
+            ep_square: None,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+}
+
+/// Everything that steers one recognition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecognizeOptions {
+    /// Board finder settings.
+    pub finder: FinderConfig,
+    /// Constraint decoding settings.
+    pub decode: DecodeConfig,
+    /// Apply chess constraints (one king a side, no back-rank pawns).
+    pub constraints: bool,
+    /// Override the orientation.
+    pub orientation: Option<Orientation>,
+    /// A square whose top probability is below this is reported as uncertain. Default 0.8.
+    pub uncertain_below: f32,
+    /// The FEN fields the picture cannot show.
+    pub fields: FenFields,
+}
+
+impl Default for RecognizeOptions {
+    fn default() -> Self {
+        RecognizeOptions {
+            finder: FinderConfig::default(),
+            decode: DecodeConfig::default(),
+            constraints: true,
+            orientation: None,
+            uncertain_below: 0.8,
+            fields: FenFields::default(),
+        }
+    }
+}
+
+/// One class with its probability.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Scored {
+    /// The class.
+    pub class: SquareClass,
+    /// Its probability.
+    pub probability: f32,
+}
+
+/// What the classifier said about one square.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SquareReading {
+    /// The square (true chess square, after orientation).
+    #[serde(serialize_with = "ser_square")]
+    pub square: Square,
+    /// The three likeliest classes.
+    pub top: Vec<Scored>,
+}
+
+fn ser_square<S: serde::Serializer>(sq: &Square, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&sq.to_string())
+}
+
+/// The result of recognising one image.
+#[derive(Clone, Debug, Serialize)]
+pub struct Recognition {
+    /// The FEN (placement from the picture, other fields from the user).
+    pub fen: Fen,
+    /// The placement.
+    pub placement: Placement,
+    /// Where the board is.
+    pub board: FoundBoard,
+    /// Which side is at the bottom, and how sure.
+    pub orientation: OrientationDecision,
+    /// Per-square readings in reading order a8..h1.
+    pub squares: Vec<SquareReading>,
+    /// Squares whose top probability is below the threshold.
+    pub uncertain: Vec<SquareReading>,
+    /// Squares the chess constraints changed.
+    pub changes: Vec<Change>,
+    /// The checker's findings on the FEN.
+    pub problems: Vec<Problem>,
+    /// A lichess analysis URL for the FEN.
+    pub lichess_url: String,
+    /// Milliseconds per stage: find, cut, classify, decode.
+    pub timings_ms: [f64; 4],
+}
+
+/// Why an image could not be recognised.
+#[derive(Debug, thiserror::Error)]
+pub enum RecognizeError {
+    /// No board.
+    #[error(transparent)]
+    NoBoard(#[from] crate::board::BoardNotFound),
+    /// The corners found cannot be cut.
+    #[error(transparent)]
+    Cut(#[from] crate::squares::CutError),
+}
+
+/// A loaded model plus the pipeline.
+pub struct Recognizer {
+    classifier: Classifier,
+}
+
+impl Recognizer {
+    /// Loads the checkpoint in `dir`.
+    pub fn load(dir: &Path, backend: Backend) -> Result<Recognizer, CheckpointError> {
+        Ok(Recognizer {
+            classifier: Classifier::load(dir, backend)?,
+        })
+    }
+
+    /// Wraps a classifier.
+    pub fn new(classifier: Classifier) -> Recognizer {
+        Recognizer { classifier }
+    }
+
+    /// Runs the whole pipeline on one image.
+    pub fn recognize(
+        &self,
+        img: &RgbImage,
+        opts: &RecognizeOptions,
+    ) -> Result<Recognition, RecognizeError> {
+        let t0 = Instant::now();
+        let board = find(img, &opts.finder)?;
+        let t1 = Instant::now();
+        let crops = cut(img, &board.quad, self.classifier.crop())?;
+        let t2 = Instant::now();
+        let image_probs = self.classifier.probabilities(&crops);
+        let t3 = Instant::now();
+        let mut as_read = [[0f32; 13]; 64];
+        for (i, p) in image_probs.iter().enumerate().take(64) {
+            as_read[i] = *p;
+        }
+        let orientation = match opts.orientation {
+            Some(o) => OrientationDecision {
+                orientation: o,
+                source: OrientationSource::User,
+                confidence: 1.0,
+            },
+            None => from_position(&argmax(&as_read)),
+        };
+        // True squares in reading order a8..h1.
+        let mut probs = [[0f32; 13]; 64];
+        for (i, row) in probs.iter_mut().enumerate() {
+            *row = match orientation.orientation {
+                Orientation::White => as_read[i],
+                Orientation::Black => as_read[63 - i],
+            };
+        }
+        let (placement, changes) = if opts.constraints {
+            decode(&probs, &opts.decode)
+        } else {
+            (argmax(&probs), Vec::new())
+        };
+        let squares: Vec<SquareReading> = probs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, row)| {
+                let mut order: Vec<usize> = (0..13).collect();
+                order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
+                let top = order
+                    .iter()
+                    .take(3)
+                    .map(|&c| Scored {
+                        class: SquareClass::from_index(c).unwrap_or_default(),
+                        probability: row[c],
+                    })
+                    .collect();
+                Some(SquareReading {
+                    square: square_at(i)?,
+                    top,
+                })
+            })
+            .collect();
+        let uncertain = squares
+            .iter()
+            .filter(|s| {
+                s.top
+                    .first()
+                    .is_none_or(|t| t.probability < opts.uncertain_below)
+            })
+            .cloned()
+            .collect();
+        let f = &opts.fields;
+        let castling = match f.castling {
+            CastlingChoice::Explicit(c) => c,
+            CastlingChoice::Auto => Castling::possible(&placement),
+        };
+        let fen = Fen {
+            placement,
+            turn: f.turn,
+            castling,
+            ep_square: f.ep_square,
+            halfmove: f.halfmove,
+            fullmove: f.fullmove,
+        };
+        let problems = check(&fen);
+        let t4 = Instant::now();
+        let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+        Ok(Recognition {
+            lichess_url: fen.lichess_url(),
+            fen,
+            placement,
+            board,
+            orientation,
+            squares,
+            uncertain,
+            changes,
+            problems,
+            timings_ms: [ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4)],
+        })
+    }
+}

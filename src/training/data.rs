@@ -1,0 +1,120 @@
+//! Training data made on the fly: each "epoch" is a fresh set of rendered boards (a pure
+//! function of the seed and the epoch number), cut into squares by the same code infer uses.
+
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::class::SquareClass;
+use crate::dataset::writer::board_squares;
+use crate::render::Renderer;
+use crate::squares::{CropConfig, to_chw};
+
+/// Square crops with labels, stored compactly (u8 pixels, channel-last as cut).
+#[derive(Clone, Debug, Default)]
+pub struct SquareSet {
+    /// Crop side in pixels.
+    pub size: usize,
+    /// `size * size * 3` bytes per crop.
+    pub pixels: Vec<u8>,
+    /// Class index per crop.
+    pub labels: Vec<u8>,
+}
+
+impl SquareSet {
+    /// Number of crops.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Whether there are no crops.
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// Channel-first floats (0..=1) and labels for the crops at `indices`.
+    pub fn batch(&self, indices: &[usize]) -> (Vec<f32>, Vec<i64>) {
+        let n = self.size * self.size;
+        let mut x = Vec::with_capacity(indices.len() * 3 * n);
+        let mut y = Vec::with_capacity(indices.len());
+        for &i in indices {
+            let img = image::RgbImage::from_raw(
+                self.size as u32,
+                self.size as u32,
+                self.pixels[i * 3 * n..(i + 1) * 3 * n].to_vec(),
+            );
+            if let Some(img) = img {
+                to_chw(&img, &mut x);
+            }
+            y.push(i64::from(self.labels[i]));
+        }
+        (x, y)
+    }
+
+    /// Count of crops per class.
+    pub fn class_counts(&self) -> [usize; 13] {
+        let mut c = [0; 13];
+        for &l in &self.labels {
+            c[l as usize] += 1;
+        }
+        c
+    }
+}
+
+/// How squares are drawn from rendered boards.
+#[derive(Clone, Copy, Debug)]
+pub struct SquareSampling {
+    /// Crop geometry.
+    pub crop: CropConfig,
+    /// Largest simulated corner error, as a fraction of a square.
+    pub corner_jitter: f32,
+    /// Share of empty squares kept (they outnumber pieces; 1.0 keeps all).
+    pub empty_keep: f64,
+}
+
+/// Renders boards `0..boards` of stream `seed` and keeps their squares per `sampling`,
+/// in parallel; the result does not depend on the thread count.
+pub fn make_squares(
+    renderer: &Renderer,
+    seed: u64,
+    boards: u64,
+    sampling: &SquareSampling,
+) -> SquareSet {
+    let size = sampling.crop.size as usize;
+    let per_board: Vec<(Vec<u8>, Vec<u8>)> = (0..boards)
+        .into_par_iter()
+        .map(|i| {
+            let (classes, crops) =
+                board_squares(renderer, seed, i, &sampling.crop, sampling.corner_jitter);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut px = Vec::new();
+            let mut labels = Vec::new();
+            for (class, crop) in classes.iter().zip(crops) {
+                if *class == SquareClass::Empty && !rng.random_bool(sampling.empty_keep) {
+                    continue;
+                }
+                px.extend_from_slice(crop.as_raw());
+                labels.push(class.index() as u8);
+            }
+            (px, labels)
+        })
+        .collect();
+    let mut set = SquareSet {
+        size,
+        ..SquareSet::default()
+    };
+    for (px, labels) in per_board {
+        set.pixels.extend(px);
+        set.labels.extend(labels);
+    }
+    set
+}
+
+/// A seeded permutation of `0..n` for epoch `epoch`.
+pub fn shuffled(n: usize, seed: u64, epoch: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ epoch.wrapping_mul(0xd1b5_4a32_d192_ed03));
+    order.shuffle(&mut rng);
+    order
+}

@@ -1,0 +1,83 @@
+//! Square-level evaluation: accuracy and a 13x13 confusion matrix.
+
+use serde::{Deserialize, Serialize};
+
+use super::data::SquareSet;
+use crate::class::SquareClass;
+use crate::classifier::model::SquareClassifier;
+use burn::prelude::*;
+
+/// Accuracy of a model on a square set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SquareMetrics {
+    /// Number of squares.
+    pub squares: usize,
+    /// Share classified correctly.
+    pub accuracy: f64,
+    /// `confusion[true][predicted]` counts, class indices as in [`SquareClass`].
+    pub confusion: Vec<Vec<usize>>,
+}
+
+impl SquareMetrics {
+    /// The most frequent mistakes, as `(true, predicted, count)`.
+    pub fn top_confusions(&self, n: usize) -> Vec<(String, String, usize)> {
+        let mut v = Vec::new();
+        for (t, row) in self.confusion.iter().enumerate() {
+            for (p, &c) in row.iter().enumerate() {
+                if t != p && c > 0 {
+                    let name = |i| {
+                        SquareClass::from_index(i)
+                            .map(|c| c.name())
+                            .unwrap_or("?")
+                            .to_string()
+                    };
+                    v.push((name(t), name(p), c));
+                }
+            }
+        }
+        v.sort_by_key(|x| std::cmp::Reverse(x.2));
+        v.truncate(n);
+        v
+    }
+}
+
+/// Classifies every crop of `set` (in batches) and compares with the labels.
+pub fn evaluate(
+    model: &SquareClassifier,
+    set: &SquareSet,
+    device: &Device,
+    batch: usize,
+) -> SquareMetrics {
+    let mut confusion = vec![vec![0usize; 13]; 13];
+    let mut correct = 0;
+    let n = set.len();
+    let s = set.size;
+    let indices: Vec<usize> = (0..n).collect();
+    for chunk in indices.chunks(batch.max(1)) {
+        let (x, y) = set.batch(chunk);
+        let x = Tensor::<4>::from_data(TensorData::new(x, [chunk.len(), 3, s, s]), device);
+        let pred: Vec<i64> = model
+            .forward(x)
+            .argmax(1)
+            .into_data()
+            .convert::<i64>()
+            .try_into_vec::<i64>()
+            .unwrap_or_default();
+        for (t, p) in y.iter().zip(pred) {
+            let (t, p) = (*t as usize, (p as usize).min(12));
+            confusion[t][p] += 1;
+            if t == p {
+                correct += 1;
+            }
+        }
+    }
+    SquareMetrics {
+        squares: n,
+        accuracy: if n == 0 {
+            0.0
+        } else {
+            correct as f64 / n as f64
+        },
+        confusion,
+    }
+}

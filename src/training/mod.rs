@@ -1,0 +1,542 @@
+//! Fitting the square classifier: a custom loop (indicatif-friendly progress, step
+//! checkpoints, Ctrl-C, `--resume`), fresh synthetic data every epoch, fixed validation sets.
+
+pub mod data;
+pub mod eval;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use burn::module::Module;
+use burn::nn::loss::CrossEntropyLossConfig;
+use burn::optim::{AdamConfig, GradientsParams};
+use burn::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::classifier::checkpoint::{
+    FORMAT_VERSION, ModelSpec, load_model, parameter_count, save_model,
+};
+use crate::classifier::model::{SquareClassifier, SquareClassifierConfig};
+use crate::classifier::{Backend, CheckpointError};
+use crate::render::{PieceSet, Renderer, SynthConfig};
+use crate::squares::CropConfig;
+use data::{SquareSampling, SquareSet, make_squares, shuffled};
+use eval::{SquareMetrics, evaluate};
+
+/// Everything that defines a training run; saved as `training.json` beside the weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainingConfig {
+    /// Architecture.
+    pub model: SquareClassifierConfig,
+    /// Crop geometry (the crop size must equal the model's input size).
+    pub crop: CropConfig,
+    /// How training boards are rendered.
+    pub synth: SynthConfig,
+    /// Seed of everything: initial weights, data, order.
+    pub seed: u64,
+    /// Optimiser steps.
+    pub steps: u64,
+    /// Crops per step.
+    pub batch_size: usize,
+    /// Peak learning rate (Adam), reached after a linear warm-up.
+    pub learning_rate: f64,
+    /// Warm-up steps.
+    pub warmup_steps: u64,
+    /// Boards rendered per data epoch.
+    pub boards_per_epoch: u64,
+    /// Steps taken on one data epoch before the next replaces it.
+    pub steps_per_epoch: u64,
+    /// Share of empty squares kept in training data.
+    pub empty_keep: f64,
+    /// Largest simulated board-finder corner error, as a fraction of a square.
+    pub corner_jitter: f32,
+    /// Save a checkpoint every this many steps.
+    pub checkpoint_every: u64,
+    /// Boards in each validation set.
+    pub val_boards: u64,
+}
+
+impl Default for TrainingConfig {
+    fn default() -> Self {
+        let mut synth = SynthConfig::default();
+        // The classifier sees 32-pixel crops: boards beyond ~640 px only cost render time.
+        synth.scene.max_board = 640;
+        synth.scene.cropped = 0.6;
+        TrainingConfig {
+            model: SquareClassifierConfig::new(),
+            crop: CropConfig::default(),
+            synth,
+            seed: 1,
+            steps: 8000,
+            batch_size: 128,
+            learning_rate: 3e-3,
+            warmup_steps: 200,
+            boards_per_epoch: 240,
+            steps_per_epoch: 150,
+            empty_keep: 0.35,
+            corner_jitter: 0.06,
+            checkpoint_every: 250,
+            val_boards: 60,
+        }
+    }
+}
+
+impl TrainingConfig {
+    /// The model description infer needs.
+    pub fn spec(&self) -> ModelSpec {
+        ModelSpec {
+            format_version: FORMAT_VERSION,
+            model: self.model.clone(),
+            crop: self.crop,
+        }
+    }
+
+    fn sampling(&self, empty_keep: f64) -> SquareSampling {
+        SquareSampling {
+            crop: self.crop,
+            corner_jitter: self.corner_jitter,
+            empty_keep,
+        }
+    }
+
+    /// Learning rate at `step`: linear warm-up, then cosine decay to 2% of the peak.
+    pub fn learning_rate_at(&self, step: u64) -> f64 {
+        if step < self.warmup_steps {
+            return self.learning_rate * (step + 1) as f64 / self.warmup_steps as f64;
+        }
+        let t = (step - self.warmup_steps) as f64
+            / (self.steps.saturating_sub(self.warmup_steps)).max(1) as f64;
+        let cos = 0.5 * (1.0 + (std::f64::consts::PI * t.min(1.0)).cos());
+        self.learning_rate * (0.02 + 0.98 * cos)
+    }
+
+    fn validate(&self) -> Result<(), TrainError> {
+        let bad = |s: &str| Err(TrainError::Config(s.to_string()));
+        if self.crop.size as usize != self.model.input_size {
+            return bad("crop.size must equal model.input_size");
+        }
+        if self.batch_size == 0
+            || self.steps_per_epoch == 0
+            || self.boards_per_epoch == 0
+            || self.checkpoint_every == 0
+        {
+            return bad(
+                "batch_size, steps_per_epoch, boards_per_epoch and checkpoint_every must be at least 1",
+            );
+        }
+        if !(0.0..=1.0).contains(&self.empty_keep) {
+            return bad("empty_keep must be between 0 and 1");
+        }
+        self.synth.validate().map_err(TrainError::Config)
+    }
+}
+
+/// Why training failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A bad configuration value.
+    #[error("invalid training configuration: {0}")]
+    Config(String),
+    /// A checkpoint could not be read or written.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The output folder holds something unexpected.
+    #[error("{0}")]
+    Output(String),
+    /// File error.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Where and how to run.
+pub struct RunOptions {
+    /// Output checkpoint folder.
+    pub out: PathBuf,
+    /// Start from this checkpoint's weights (fine-tuning).
+    pub init: Option<PathBuf>,
+    /// Continue an interrupted run in `out`.
+    pub resume: bool,
+    /// Compute backend.
+    pub backend: Backend,
+    /// Piece sets to train on.
+    pub train_sets: Vec<PieceSet>,
+    /// Piece sets held out of training, for validation set (b).
+    pub heldout_sets: Vec<PieceSet>,
+}
+
+/// A progress report, sent every few steps.
+#[derive(Clone, Debug, Serialize)]
+pub struct Progress {
+    /// Steps done.
+    pub step: u64,
+    /// Total steps.
+    pub steps: u64,
+    /// Mean loss since the last report.
+    pub loss: f64,
+    /// Training accuracy since the last report.
+    pub accuracy: f64,
+    /// Learning rate.
+    pub learning_rate: f64,
+    /// Training crops per second since the last report.
+    pub samples_per_second: f64,
+    /// What is happening (`training`, `validating`, ...).
+    pub phase: String,
+}
+
+/// The result: metrics per validation set, written to the model card.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ModelCard {
+    /// Checkpoint layout version.
+    pub format_version: u32,
+    /// Parameter count.
+    pub parameters: usize,
+    /// Size of model.bpk in bytes.
+    pub weights_bytes: u64,
+    /// Steps trained (in total, including a fine-tune's starting checkpoint only if resumed).
+    pub steps: u64,
+    /// Checkpoint the weights started from, if fine-tuned.
+    pub init: Option<String>,
+    /// Piece sets trained on.
+    pub train_piece_sets: Vec<String>,
+    /// Piece sets held out (validation set b).
+    pub heldout_piece_sets: Vec<String>,
+    /// Backend used.
+    pub backend: String,
+    /// Wall-clock training time in seconds (this run).
+    pub train_seconds: f64,
+    /// Validation results: (a) seen piece sets, (b) held-out piece sets.
+    pub validation: Vec<(String, SquareMetrics)>,
+    /// Extra measurements added later (e.g. the full pipeline on real images).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RunState {
+    step: u64,
+    config: TrainingConfig,
+}
+
+const VAL_A_SEED: u64 = 0xA11C_E5E7;
+const VAL_B_SEED: u64 = 0xB0B0_5E75;
+
+/// Trains per `cfg` and `run`; `stop` is polled every step (Ctrl-C): when set, a checkpoint
+/// is written and the function returns early with `Ok(None)`.
+pub fn train(
+    cfg: &TrainingConfig,
+    run: RunOptions,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(&Progress) + Sync),
+) -> Result<Option<ModelCard>, TrainError> {
+    cfg.validate()?;
+    let device = run.backend.device().map_err(TrainError::Config)?;
+    device.seed(cfg.seed);
+    let train_device = device.clone().autodiff();
+    let out = &run.out;
+    let state_path = out.join("state.json");
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| TrainError::Io { path, source }
+    };
+
+    // Starting point: resume, fine-tune, or fresh.
+    let (mut model, start_step) = if run.resume {
+        let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
+        let state: RunState = serde_json::from_str(&text)
+            .map_err(|e| TrainError::Output(format!("{}: {e}", state_path.display())))?;
+        if state.config != *cfg {
+            return Err(TrainError::Output(format!(
+                "cannot resume in {}: it was started with another configuration",
+                out.display()
+            )));
+        }
+        let (_, model) = load_model(out, &train_device)?;
+        (model, state.step)
+    } else {
+        if out.join("model.bpk").exists() || state_path.exists() {
+            return Err(TrainError::Output(format!(
+                "{} already holds a checkpoint: pass --resume to continue it, or choose another --out",
+                out.display()
+            )));
+        }
+        let model = match &run.init {
+            Some(init) => {
+                let (spec, model) = load_model(init, &train_device)?;
+                if spec != cfg.spec() {
+                    return Err(TrainError::Config(format!(
+                        "--init {}: its architecture or crop differs from this run's configuration",
+                        init.display()
+                    )));
+                }
+                model
+            }
+            None => cfg.model.init(&train_device),
+        };
+        (model, 0)
+    };
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    let training_json = out.join("training.json");
+    crate::io::atomic_write(
+        &training_json,
+        serde_json::to_string_pretty(cfg)
+            .unwrap_or_default()
+            .as_bytes(),
+    )
+    .map_err(io(&training_json))?;
+    save_model(out, &cfg.spec(), &model)?;
+
+    let train_names: Vec<String> = run.train_sets.iter().map(|s| s.name.clone()).collect();
+    let heldout_names: Vec<String> = run.heldout_sets.iter().map(|s| s.name.clone()).collect();
+    let renderer =
+        std::sync::Arc::new(Renderer::new(run.train_sets, cfg.synth).map_err(TrainError::Config)?);
+
+    let mut optim = AdamConfig::new().init();
+    let optim_path = out.join("optimizer.bpk");
+    if run.resume
+        && optim_path.is_file()
+        && let Ok(record) = burn::optim::OptimizerRecord::load(&optim_path)
+    {
+        optim = optim.load_record(record);
+    }
+    let loss_fn = CrossEntropyLossConfig::new().init(&train_device);
+    let metrics_path = out.join("metrics.jsonl");
+    let mut metrics_log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&metrics_path)
+        .map_err(io(&metrics_path))?;
+
+    // Data epochs are produced one ahead on a worker thread.
+    let (tx, rx) = mpsc::sync_channel::<(u64, SquareSet)>(1);
+    let first_epoch = start_step / cfg.steps_per_epoch;
+    let last_epoch = cfg.steps.saturating_sub(1) / cfg.steps_per_epoch;
+    let producer = {
+        let renderer = renderer.clone();
+        let sampling = cfg.sampling(cfg.empty_keep);
+        let (seed, boards) = (cfg.seed, cfg.boards_per_epoch);
+        std::thread::spawn(move || {
+            for epoch in first_epoch..=last_epoch {
+                let set = make_squares(
+                    &renderer,
+                    seed.wrapping_add(epoch.wrapping_mul(0x1000_0001)),
+                    boards,
+                    &sampling,
+                );
+                if tx.send((epoch, set)).is_err() {
+                    return;
+                }
+            }
+        })
+    };
+
+    let started = Instant::now();
+    let mut step = start_step;
+    let (mut loss_sum, mut correct, mut seen, mut t_report) =
+        (0.0f64, 0usize, 0usize, Instant::now());
+    let s = cfg.crop.size as usize;
+    let mut interrupted = false;
+    'epochs: while step < cfg.steps {
+        let Ok((epoch, set)) = rx.recv() else { break };
+        if set.is_empty() {
+            continue;
+        }
+        let order = shuffled(set.len(), cfg.seed, epoch);
+        let epoch_end = ((epoch + 1) * cfg.steps_per_epoch).min(cfg.steps);
+        while step < epoch_end {
+            if stop.load(Ordering::SeqCst) {
+                interrupted = true;
+                break 'epochs;
+            }
+            let offset = ((step % cfg.steps_per_epoch) as usize * cfg.batch_size) % set.len();
+            let idx: Vec<usize> = (0..cfg.batch_size)
+                .map(|k| order[(offset + k) % set.len()])
+                .collect();
+            let (x, y) = set.batch(&idx);
+            let x = Tensor::<4>::from_data(TensorData::new(x, [idx.len(), 3, s, s]), &train_device);
+            let y = Tensor::<1, Int>::from_data(TensorData::new(y, [idx.len()]), &train_device);
+            let logits = model.forward(x);
+            let loss = loss_fn.forward(logits.clone(), y.clone());
+            let pred = logits.clone().argmax(1).reshape([idx.len()]);
+            let hits: i64 = pred.equal(y).int().sum().into_scalar::<i64>();
+            correct += hits as usize;
+            seen += idx.len();
+            loss_sum += f64::from(loss.clone().into_scalar::<f32>()) * idx.len() as f64;
+            let grads = GradientsParams::from_grads(loss.backward(), &model);
+            let lr = cfg.learning_rate_at(step);
+            model = optim.step(lr, model, grads);
+            step += 1;
+            if step % 25 == 0 || step == cfg.steps {
+                let p = Progress {
+                    step,
+                    steps: cfg.steps,
+                    loss: loss_sum / seen.max(1) as f64,
+                    accuracy: correct as f64 / seen.max(1) as f64,
+                    learning_rate: lr,
+                    samples_per_second: seen as f64 / t_report.elapsed().as_secs_f64().max(1e-9),
+                    phase: "training".into(),
+                };
+                progress(&p);
+                let _ = writeln!(
+                    metrics_log,
+                    "{}",
+                    serde_json::to_string(&p).unwrap_or_default()
+                );
+                (loss_sum, correct, seen, t_report) = (0.0, 0, 0, Instant::now());
+            }
+            if step % cfg.checkpoint_every == 0 && step < cfg.steps {
+                checkpoint(out, cfg, &model, &optim, step)?;
+            }
+        }
+    }
+    drop(rx);
+    let _ = producer.join();
+    checkpoint(out, cfg, &model, &optim, step)?;
+    if interrupted {
+        return Ok(None);
+    }
+
+    progress(&Progress {
+        step,
+        steps: cfg.steps,
+        loss: 0.0,
+        accuracy: 0.0,
+        learning_rate: 0.0,
+        samples_per_second: 0.0,
+        phase: "validating".into(),
+    });
+    let train_seconds = started.elapsed().as_secs_f64();
+    let heldout_sets = run.heldout_sets;
+    let model_valid = model.valid();
+    let mut validation = Vec::new();
+    let va = make_squares(
+        &renderer,
+        VAL_A_SEED ^ cfg.seed,
+        cfg.val_boards,
+        &cfg.sampling(1.0),
+    );
+    validation.push((
+        "a: synthetic, training piece sets".to_string(),
+        evaluate(&model_valid, &va, &device, 256),
+    ));
+    if !heldout_sets.is_empty() {
+        let rb = Renderer::new(heldout_sets, cfg.synth).map_err(TrainError::Config)?;
+        let vb = make_squares(
+            &rb,
+            VAL_B_SEED ^ cfg.seed,
+            cfg.val_boards,
+            &cfg.sampling(1.0),
+        );
+        validation.push((
+            "b: synthetic, held-out piece sets".to_string(),
+            evaluate(&model_valid, &vb, &device, 256),
+        ));
+    }
+    let weights_bytes = std::fs::metadata(out.join("model.bpk"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    let card = ModelCard {
+        format_version: FORMAT_VERSION,
+        parameters: parameter_count(&model_valid),
+        weights_bytes,
+        steps: step,
+        init: run.init.map(|p| p.display().to_string()),
+        train_piece_sets: train_names,
+        heldout_piece_sets: heldout_names,
+        backend: run.backend.to_string(),
+        train_seconds,
+        validation,
+        notes: Vec::new(),
+    };
+    write_card(out, &card)?;
+    // The run is complete: resume state is no longer needed.
+    let _ = std::fs::remove_file(&state_path);
+    let _ = std::fs::remove_file(out.join("optimizer.bpk"));
+    Ok(Some(card))
+}
+
+fn checkpoint(
+    out: &Path,
+    cfg: &TrainingConfig,
+    model: &SquareClassifier,
+    optim: &burn::optim::ModuleOptimizer,
+    step: u64,
+) -> Result<(), TrainError> {
+    save_model(out, &cfg.spec(), model)?;
+    let optim_path = out.join("optimizer.bpk");
+    if let Ok(bytes) = optim.to_record().into_bytes() {
+        let _ = crate::io::atomic_write(&optim_path, &bytes);
+    }
+    let state = RunState {
+        step,
+        config: cfg.clone(),
+    };
+    let path = out.join("state.json");
+    crate::io::atomic_write(
+        &path,
+        serde_json::to_string_pretty(&state)
+            .unwrap_or_default()
+            .as_bytes(),
+    )
+    .map_err(|source| TrainError::Io { path, source })
+}
+
+/// Writes `card.json` and a readable `card.md`.
+pub fn write_card(out: &Path, card: &ModelCard) -> Result<(), TrainError> {
+    let path = out.join("card.json");
+    crate::io::atomic_write(
+        &path,
+        serde_json::to_string_pretty(card)
+            .unwrap_or_default()
+            .as_bytes(),
+    )
+    .map_err(|source| TrainError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    let mut md = String::from("# Model card\n\n");
+    md += &format!(
+        "- parameters: {}\n- weights: {} bytes (model.bpk, f32)\n- steps: {}\n- backend: {}\n- training time: {:.0} s\n",
+        card.parameters, card.weights_bytes, card.steps, card.backend, card.train_seconds
+    );
+    if let Some(init) = &card.init {
+        md += &format!("- fine-tuned from: {init}\n");
+    }
+    md += &format!(
+        "- training piece sets ({}): {}\n",
+        card.train_piece_sets.len(),
+        card.train_piece_sets.join(", ")
+    );
+    md += &format!(
+        "- held-out piece sets ({}): {}\n\n",
+        card.heldout_piece_sets.len(),
+        card.heldout_piece_sets.join(", ")
+    );
+    md += "| validation set | squares | accuracy | top confusions (true -> predicted: count) |\n|---|---|---|---|\n";
+    for (name, m) in &card.validation {
+        let conf: Vec<String> = m
+            .top_confusions(5)
+            .iter()
+            .map(|(t, p, c)| format!("{t}->{p}: {c}"))
+            .collect();
+        md += &format!(
+            "| {name} | {} | {:.4}% | {} |\n",
+            m.squares,
+            m.accuracy * 100.0,
+            conf.join(", ")
+        );
+    }
+    for note in &card.notes {
+        md += &format!("\n{note}\n");
+    }
+    let path = out.join("card.md");
+    crate::io::atomic_write(&path, md.as_bytes()).map_err(|source| TrainError::Io { path, source })
+}
