@@ -71,3 +71,105 @@ fn usage_errors_exit_2() {
     assert_exit(&run_bin("infer", &["check"]), 2);
     assert_exit(&run_bin("infer", &["--no-such-flag"]), 2);
 }
+
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xffff_ffffu32;
+    for &b in data {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// A PNG whose header claims `w` x `h` pixels and holds no image data.
+fn png_header(w: u32, h: u32) -> Vec<u8> {
+    let mut v = vec![0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a];
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend_from_slice(&w.to_be_bytes());
+    ihdr.extend_from_slice(&h.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
+    v.extend_from_slice(&13u32.to_be_bytes());
+    v.extend_from_slice(&ihdr);
+    v.extend_from_slice(&crc32(&ihdr).to_be_bytes());
+    // A tiny (invalid) data chunk and the end chunk, so the header parses completely.
+    for (kind, data) in [
+        (&b"IDAT"[..], &[0x78u8, 0x9c, 0x03, 0x00][..]),
+        (&b"IEND"[..], &[][..]),
+    ] {
+        let mut chunk = kind.to_vec();
+        chunk.extend_from_slice(data);
+        v.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        v.extend_from_slice(&chunk);
+        v.extend_from_slice(&crc32(&chunk).to_be_bytes());
+    }
+    v
+}
+
+#[test]
+fn bad_images_are_clear_errors() {
+    let t = crate::util::TempDir::new("badimg");
+    let mut good = Vec::new();
+    image::RgbImage::new(64, 64)
+        .write_to(
+            &mut std::io::Cursor::new(&mut good),
+            image::ImageFormat::Png,
+        )
+        .unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty.png", Vec::new(), "empty"),
+        (
+            "text.png",
+            b"hello, this is not an image".to_vec(),
+            "not a readable image",
+        ),
+        (
+            "truncated.png",
+            good[..good.len() / 2].to_vec(),
+            "not a readable image",
+        ),
+        (
+            "huge.png",
+            png_header(100_000, 100_000),
+            "outside the accepted size",
+        ),
+    ];
+    for (name, bytes, msg) in cases {
+        let p = t.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let out = run_bin("infer", &[p.to_str().unwrap()]);
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(msg), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let out = run_bin("infer", &[t.join("missing.png").to_str().unwrap()]);
+    assert_exit(&out, 2);
+    // A folder with one bad and one good file: the bad one is reported, the run goes on.
+    std::fs::write(t.join("zz.png"), &good).unwrap();
+    let out = run_bin("infer", &[t.0.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("huge.png"));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    #[test]
+    fn image_decoding_never_panics(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000), prefix in 0usize..4) {
+        // Start some inputs with real signatures so the decoders get past the sniffing.
+        let sigs: [&[u8]; 4] = [b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF89a", b"BM"];
+        let mut data = sigs[prefix].to_vec();
+        data.extend(bytes);
+        let _ = fenscan::io::decode_image(&data, "fuzz");
+    }
+}

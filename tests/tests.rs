@@ -1,6 +1,9 @@
 //! The single integration-test binary (one link of the Burn stack).
 
+mod checkpoint;
 mod cli;
 mod fen_check;
+mod pipeline;
 mod render;
+mod training;
 mod util;

@@ -59,6 +59,9 @@ impl Default for OverlayConfig {
 pub struct LookConfig {
     /// Share of random colour palettes instead of the named themes. Default 0.25.
     pub random_theme: f64,
+    /// Extra share of printed-diagram themes (hatched, lined, dotted, grey dark squares) on
+    /// top of their place in the named list. Default 0.12.
+    pub book_theme: f64,
     /// Share of boards drawn from black's side. Default 0.3.
     pub black_bottom: f64,
     /// Share of boards with coordinates inside the squares. Default 0.4.
@@ -75,6 +78,7 @@ impl Default for LookConfig {
     fn default() -> Self {
         LookConfig {
             random_theme: 0.25,
+            book_theme: 0.12,
             black_bottom: 0.3,
             coordinates_inside: 0.4,
             coordinates_outside: 0.2,
@@ -186,6 +190,7 @@ impl SynthConfig {
             ),
             ("positions.thinned_game", self.positions.thinned_game),
             ("look.random_theme", self.look.random_theme),
+            ("look.book_theme", self.look.book_theme),
             ("look.black_bottom", self.look.black_bottom),
             ("look.coordinates_inside", self.look.coordinates_inside),
             ("look.coordinates_outside", self.look.coordinates_outside),

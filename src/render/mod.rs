@@ -141,7 +141,7 @@ impl Renderer {
         } else {
             Orientation::White
         };
-        let theme = theme::random_theme(cfg.look.random_theme, rng);
+        let theme = theme::random_theme(cfg.look.random_theme, cfg.look.book_theme, rng);
         let set = &self.sets[rng.random_range(0..self.sets.len())];
         let r: f64 = rng.random();
         let coordinates = if r < cfg.look.coordinates_inside {

@@ -92,10 +92,13 @@ pub fn themes() -> Vec<Theme> {
     out
 }
 
-/// A theme drawn from the list, or (with probability `random_share`) a random palette.
-/// Colours get a small random jitter either way.
-pub fn random_theme(random_share: f64, rng: &mut impl Rng) -> Theme {
-    let mut theme = if rng.random_bool(random_share) {
+/// A printed-diagram theme (with probability `book_share`), a random palette (with
+/// probability `random_share`) or a theme from the list. Colours get a small random jitter.
+pub fn random_theme(random_share: f64, book_share: f64, rng: &mut impl Rng) -> Theme {
+    let mut theme = if rng.random_bool(book_share) {
+        let books: Vec<Theme> = themes().into_iter().filter(is_book_theme).collect();
+        books[rng.random_range(0..books.len())].clone()
+    } else if rng.random_bool(random_share) {
         let hue: f32 = rng.random_range(0.0..360.0);
         let sat: f32 = rng.random_range(0.05..0.6);
         let light = hsv(hue, sat * 0.4, rng.random_range(0.75..0.98));
@@ -174,6 +177,7 @@ pub fn paint_squares(
 ) {
     let seed: u32 = rng.random();
     let grain_vertical = rng.random_bool(0.5);
+    let hatching = Hatching::random(cell, theme.style == Style::BookHatched, rng);
     for row in 0..8 {
         for col in 0..8 {
             let dark = (row + col) % 2 == 1;
@@ -190,8 +194,9 @@ pub fn paint_squares(
             pm.fill_rect(rect, &paint(base, 255), Transform::identity(), None);
             if dark {
                 match theme.style {
-                    Style::BookHatched => hatch(pm, rect, cell, theme.dark, rng, true),
-                    Style::BookLined => hatch(pm, rect, cell, theme.dark, rng, false),
+                    Style::BookHatched | Style::BookLined => {
+                        hatch(pm, rect, cell, theme.dark, &hatching)
+                    }
                     Style::BookDotted => dots(pm, rect, cell, theme.dark),
                     Style::BookGrey => {
                         pm.fill_rect(rect, &paint(theme.dark, 255), Transform::identity(), None)
@@ -225,19 +230,44 @@ pub fn is_book_theme(theme: &Theme) -> bool {
     is_book(theme.style)
 }
 
-fn hatch(pm: &mut Pixmap, rect: Rect, cell: f32, ink: [u8; 3], rng: &mut impl Rng, diagonal: bool) {
-    let _ = rng;
-    let spacing = (cell / 7.0).max(2.0);
+/// Line pattern of a printed dark square: direction, spacing and weight vary by book.
+#[derive(Clone, Copy, Debug)]
+struct Hatching {
+    diagonal: bool,
+    rising: bool,
+    spacing: f32,
+    width: f32,
+}
+
+impl Hatching {
+    fn random(cell: f32, diagonal: bool, rng: &mut impl Rng) -> Hatching {
+        Hatching {
+            diagonal,
+            rising: rng.random_bool(0.6),
+            spacing: (cell / rng.random_range(4.0..11.0f32)).max(2.0),
+            width: (cell / rng.random_range(14.0..40.0f32)).max(0.6),
+        }
+    }
+}
+
+fn hatch(pm: &mut Pixmap, rect: Rect, cell: f32, ink: [u8; 3], h: &Hatching) {
+    let spacing = h.spacing;
     let mut pb = PathBuilder::new();
     let (l, t, r, b) = (rect.left(), rect.top(), rect.right(), rect.bottom());
-    if diagonal {
-        // Lines x = y + d in square-local coordinates, clipped to the square.
+    if h.diagonal {
+        // Lines x = y + d (falling, "\") or x = -y + d (rising, "/") in square-local
+        // coordinates, clipped to the square.
         let mut d = -cell + spacing / 2.0;
         while d < cell {
             let (ys, ye) = ((-d).max(0.0), (cell - d).min(cell));
             if ye > ys {
-                pb.move_to(l + ys + d, t + ys);
-                pb.line_to(l + ye + d, t + ye);
+                if h.rising {
+                    pb.move_to(r - (ys + d), t + ys);
+                    pb.line_to(r - (ye + d), t + ye);
+                } else {
+                    pb.move_to(l + ys + d, t + ys);
+                    pb.line_to(l + ye + d, t + ye);
+                }
             }
             d += spacing;
         }
@@ -251,7 +281,7 @@ fn hatch(pm: &mut Pixmap, rect: Rect, cell: f32, ink: [u8; 3], rng: &mut impl Rn
     }
     if let Some(path) = pb.finish() {
         let stroke = Stroke {
-            width: (cell / 28.0).max(0.8),
+            width: h.width,
             ..Stroke::default()
         };
         pm.stroke_path(

@@ -1,0 +1,107 @@
+//! Checkpoints: the shipped one fits the current architecture; bad ones give clear errors;
+//! save then load gives the same outputs.
+
+use std::path::Path;
+
+use burn::prelude::*;
+use fenscan::classifier::checkpoint::{FORMAT_VERSION, ModelSpec, load_model, save_model};
+use fenscan::classifier::{Backend, CheckpointError, Classifier, SquareClassifierConfig};
+use fenscan::squares::CropConfig;
+
+use crate::util::{TempDir, assert_exit, run_bin};
+
+fn tiny_spec() -> ModelSpec {
+    ModelSpec {
+        format_version: FORMAT_VERSION,
+        model: SquareClassifierConfig::new()
+            .with_widths(vec![4, 8])
+            .with_input_size(16),
+        crop: CropConfig {
+            size: 16,
+            context: 0.125,
+        },
+    }
+}
+
+#[test]
+fn shipped_checkpoint_loads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
+    let c = Classifier::load(&dir, Backend::Flex)
+        .expect("checkpoints/default decodes into the current architecture");
+    let meta = std::fs::metadata(dir.join("model.bpk")).unwrap();
+    assert!(meta.len() <= 4 * 1024 * 1024, "shipped weights over 4 MB");
+    assert!(dir.join("card.json").is_file());
+    let crops = vec![image::RgbImage::new(c.crop().size, c.crop().size); 2];
+    let p = c.probabilities(&crops);
+    assert_eq!(p.len(), 2);
+    assert!((p[0].iter().sum::<f32>() - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn save_then_load_gives_identical_outputs() {
+    let t = TempDir::new("ckpt");
+    let device = Backend::Flex.device().unwrap();
+    let spec = tiny_spec();
+    let model = spec.model.init(&device);
+    save_model(&t.0, &spec, &model).unwrap();
+    let (spec2, loaded) = load_model(&t.0, &device).unwrap();
+    assert_eq!(spec2, spec);
+    let x = Tensor::<4>::random([3, 3, 16, 16], burn::tensor::Distribution::Default, &device);
+    let a: Vec<f32> = model.forward(x.clone()).into_data().try_into_vec().unwrap();
+    let b: Vec<f32> = loaded.forward(x).into_data().try_into_vec().unwrap();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn bad_checkpoints_are_clear_errors() {
+    let t = TempDir::new("badckpt");
+    let device = Backend::Flex.device().unwrap();
+    // missing folder
+    assert!(matches!(
+        load_model(&t.join("nope"), &device),
+        Err(CheckpointError::Missing { .. })
+    ));
+    // corrupt weights
+    let spec = tiny_spec();
+    let model = spec.model.init(&device);
+    save_model(&t.0, &spec, &model).unwrap();
+    std::fs::write(t.join("model.bpk"), b"this is not a burnpack file at all").unwrap();
+    assert!(matches!(
+        load_model(&t.0, &device),
+        Err(CheckpointError::Weights { .. })
+    ));
+    // weights of another architecture
+    let other = TempDir::new("badckpt2");
+    let spec_big = ModelSpec {
+        model: spec.model.clone().with_widths(vec![8, 16]),
+        ..spec.clone()
+    };
+    save_model(&other.0, &spec_big, &spec_big.model.init(&device)).unwrap();
+    std::fs::copy(other.join("model.bpk"), t.join("model.bpk")).unwrap();
+    assert!(matches!(
+        load_model(&t.0, &device),
+        Err(CheckpointError::Weights { .. })
+    ));
+    // wrong version
+    let text = std::fs::read_to_string(t.join("config.json"))
+        .unwrap()
+        .replace(
+            &format!("\"format_version\": {FORMAT_VERSION}"),
+            "\"format_version\": 999",
+        );
+    std::fs::write(t.join("config.json"), text).unwrap();
+    let err = load_model(&t.0, &device).err().unwrap();
+    assert!(
+        matches!(err, CheckpointError::Version { found: 999, .. }),
+        "{err}"
+    );
+    // and through the binary: exit 2 with the reason
+    let img = t.join("x.png");
+    image::RgbImage::new(64, 64).save(&img).unwrap();
+    let out = run_bin(
+        "infer",
+        &["--checkpoint", t.0.to_str().unwrap(), img.to_str().unwrap()],
+    );
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("format version 999"));
+}

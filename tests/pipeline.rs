@@ -1,0 +1,181 @@
+//! The whole pipeline with the shipped checkpoint: synth-rendered screenshots with clutter
+//! are read exactly; pictures without a board are rejected.
+
+use std::path::Path;
+
+use fenscan::classifier::Backend;
+use fenscan::recognize::{RecognizeOptions, Recognizer};
+use fenscan::render::config::{DegradeConfig, Effect};
+use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
+
+use crate::util::{TempDir, assert_exit, run_bin};
+
+fn shipped() -> Recognizer {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
+    Recognizer::load(&dir, Backend::Flex).expect("the shipped checkpoint loads")
+}
+
+#[test]
+fn readme_sample_gives_its_fen() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples");
+    let expected = std::fs::read_to_string(dir.join("sample.fen")).unwrap();
+    let out = run_bin("infer", &[dir.join("sample.png").to_str().unwrap()]);
+    assert_exit(&out, 0);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), expected.trim());
+}
+
+#[test]
+fn cluttered_screenshots_are_read() {
+    // Screenshot-like scenes: clutter around, overlays on, mild degradations.
+    let off = Effect {
+        probability: 0.0,
+        strength: 0.0,
+    };
+    let mut cfg = SynthConfig {
+        degrade: DegradeConfig {
+            rescale: off,
+            blur: off,
+            noise: off,
+            lighting: off,
+            glare: off,
+            moire: off,
+            paper: off,
+            ..DegradeConfig::default()
+        },
+        ..SynthConfig::default()
+    };
+    cfg.scene.cropped = 0.0;
+    cfg.scene.min_board = 240;
+    cfg.scene.max_board = 480;
+    cfg.scene.rotation.probability = 0.0;
+    cfg.scene.perspective.probability = 0.0;
+    cfg.look.black_bottom = 0.0;
+    cfg.positions.random_placement = 0.0;
+    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let rec = shipped();
+    let opts = RecognizeOptions {
+        orientation: Some(fenscan::render::Orientation::White),
+        ..RecognizeOptions::default()
+    };
+    let n = 8;
+    let mut exact = 0;
+    let mut wrong_squares = 0;
+    let mut report = Vec::new();
+    for i in 0..n {
+        let r = renderer.render(2024, i);
+        match rec.recognize(&r.image, &opts) {
+            Ok(got) => {
+                let err = got.board.quad.max_corner_distance(&r.quad) / r.quad.mean_side();
+                if got.placement == r.placement {
+                    exact += 1;
+                } else {
+                    wrong_squares += (0..64)
+                        .filter(|&k| got.placement.0[k] != r.placement.0[k])
+                        .count();
+                    report.push(format!(
+                        "{i}: {} read as {} (corner error {:.3})",
+                        r.placement, got.placement, err
+                    ));
+                }
+                assert!(err < 0.02, "image {i}: corner error {err:.3} of the side");
+            }
+            Err(e) => report.push(format!("{i}: {e}")),
+        }
+    }
+    // Accuracy is measured by `infer eval` (BENCHMARKS.md); this guards the pipeline.
+    assert!(
+        exact >= n - 2 && wrong_squares <= 8,
+        "only {exact}/{n} exact, {wrong_squares} squares wrong:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn pictures_without_a_board_are_rejected() {
+    let t = TempDir::new("noboard");
+    let rec = shipped();
+    let opts = RecognizeOptions::default();
+    // A UI-like picture: panels, text; a smooth gradient; noise; stripes.
+    let ui = image::RgbImage::from_fn(800, 500, |x, y| {
+        let panel = (x / 160 + y / 125) % 3;
+        let text = (y % 25 < 12) && (x % 9 < 6) && (x / 160) % 2 == 1;
+        let v = if text {
+            30
+        } else {
+            [240u8, 210, 180][panel as usize]
+        };
+        image::Rgb([v, v, v.saturating_sub(10)])
+    });
+    let gradient = image::RgbImage::from_fn(640, 480, |x, y| {
+        image::Rgb([(x / 3) as u8, (y / 2) as u8, 128])
+    });
+    let mut state = 12345u32;
+    let noise = image::RgbImage::from_fn(400, 400, |_, _| {
+        state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        let v = (state >> 24) as u8;
+        image::Rgb([v, v, v])
+    });
+    let stripes = image::RgbImage::from_fn(500, 500, |x, _| {
+        if (x / 20) % 2 == 0 {
+            image::Rgb([0, 0, 0])
+        } else {
+            image::Rgb([255, 255, 255])
+        }
+    });
+    for (name, img) in [
+        ("ui", ui),
+        ("gradient", gradient),
+        ("noise", noise),
+        ("stripes", stripes),
+    ] {
+        assert!(
+            rec.recognize(&img, &opts).is_err(),
+            "{name}: a board was reported"
+        );
+        let path = t.join(&format!("{name}.png"));
+        img.save(&path).unwrap();
+        let out = run_bin("infer", &[path.to_str().unwrap()]);
+        assert_exit(&out, 3);
+        assert!(out.stdout.is_empty(), "{name}: printed a FEN");
+    }
+}
+
+#[test]
+fn json_output_has_the_fields() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples");
+    let t = TempDir::new("json");
+    let dbg = t.join("debug.png");
+    let out = run_bin(
+        "infer",
+        &[
+            "--json",
+            "--to-move",
+            "b",
+            "--castling",
+            "auto",
+            "--debug-image",
+            dbg.to_str().unwrap(),
+            dir.join("sample.png").to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.code() == Some(0) || out.status.code() == Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "fen",
+        "placement",
+        "orientation",
+        "board",
+        "squares",
+        "uncertain",
+        "changes",
+        "problems",
+        "lichess_url",
+    ] {
+        assert!(!v[key].is_null(), "missing {key}: {v}");
+    }
+    assert_eq!(v["squares"].as_array().unwrap().len(), 64);
+    assert_eq!(v["squares"][0]["top"].as_array().unwrap().len(), 3);
+    assert!(v["fen"].as_str().unwrap().contains(" b "));
+    let pic = image::open(&dbg).unwrap();
+    assert!(pic.width() > pic.height());
+}

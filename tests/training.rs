@@ -1,0 +1,81 @@
+//! Training with a tiny model: the loss falls, an interrupted run resumes from its step.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use fenscan::classifier::{Backend, SquareClassifierConfig};
+use fenscan::render::{PieceSet, pieces::builtin_dir};
+use fenscan::squares::CropConfig;
+use fenscan::training::{RunOptions, TrainingConfig, train};
+
+use crate::util::TempDir;
+
+fn tiny() -> TrainingConfig {
+    let mut cfg = TrainingConfig {
+        model: SquareClassifierConfig::new()
+            .with_widths(vec![8, 16])
+            .with_input_size(16),
+        crop: CropConfig {
+            size: 16,
+            context: 0.125,
+        },
+        steps: 50,
+        batch_size: 32,
+        learning_rate: 3e-3,
+        warmup_steps: 5,
+        boards_per_epoch: 6,
+        steps_per_epoch: 25,
+        checkpoint_every: 25,
+        val_boards: 2,
+        ..TrainingConfig::default()
+    };
+    cfg.synth.scene.max_board = 200;
+    cfg.synth.scene.cropped = 1.0;
+    cfg
+}
+
+fn options(out: &std::path::Path, resume: bool) -> RunOptions {
+    RunOptions {
+        out: out.to_path_buf(),
+        init: None,
+        resume,
+        backend: Backend::Flex,
+        train_sets: vec![PieceSet::load(&builtin_dir()).unwrap()],
+        heldout_sets: Vec::new(),
+    }
+}
+
+#[test]
+fn loss_falls_and_resume_continues() {
+    let t = TempDir::new("train");
+    let out = t.join("run");
+    let cfg = tiny();
+    let losses = std::sync::Mutex::new(Vec::new());
+    let stop = AtomicBool::new(false);
+    // Interrupt after the first report (step 25): a checkpoint is written.
+    let r = train(&cfg, options(&out, false), &stop, &|p| {
+        if p.phase == "training" {
+            losses.lock().unwrap().push(p.loss);
+            stop.store(true, Ordering::SeqCst);
+        }
+    })
+    .unwrap();
+    assert!(r.is_none(), "the run should report the interruption");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["step"], 25);
+    // A second start without --resume is refused; with it, the run finishes from step 25.
+    assert!(train(&cfg, options(&out, false), &AtomicBool::new(false), &|_| {}).is_err());
+    let card = train(&cfg, options(&out, true), &AtomicBool::new(false), &|p| {
+        if p.phase == "training" {
+            losses.lock().unwrap().push(p.loss);
+        }
+    })
+    .unwrap()
+    .expect("finished");
+    assert_eq!(card.steps, 50);
+    let losses = losses.lock().unwrap();
+    assert_eq!(losses.len(), 2);
+    assert!(losses[1] < losses[0], "loss did not fall: {losses:?}");
+    assert!(out.join("card.md").is_file() && out.join("metrics.jsonl").is_file());
+    assert!(!out.join("state.json").exists());
+}
