@@ -77,16 +77,8 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         piece_scale: 1.0,
         frame: 0.0,
     };
-    let none = OverlayConfig {
-        last_move: 0.0,
-        marks: 0.0,
-        check_glow: 0.0,
-        move_dots: 0.0,
-        circles: 0.0,
-        arrows: 0.0,
-    };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-    let right = draw_board(&rec.placement, &look, &none, &mut rng)?;
+    let right = draw_board(&rec.placement, &look, &OverlayConfig::NONE, &mut rng)?;
     let mut out = RgbImage::from_pixel(2 * SIDE + 16, SIDE, Rgb([255, 255, 255]));
     image::imageops::overlay(&mut out, &to_rgb(&left), 0, 0);
     image::imageops::overlay(&mut out, &to_rgb(&right.pixmap), (SIDE + 16) as i64, 0);

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use fenscan::dataset::writer::{
     DatasetKind, ExistingDir, RunSpec, prepare, write_boards, write_squares,
 };
-use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
+use fenscan::render::{PieceSet, Renderer, SynthConfig};
 use fenscan::squares::CropConfig;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -109,21 +109,7 @@ fn load_renderer(style: &StyleArgs) -> Result<Renderer> {
         }
         None => SynthConfig::default(),
     };
-    let mut sets = Vec::new();
-    if style.pieces.is_empty() {
-        sets.push(PieceSet::load(&builtin_dir())?);
-    }
-    for dir in &style.pieces {
-        if !dir.is_dir() {
-            bail!("--pieces {}: not a folder", dir.display());
-        }
-        // A folder that is itself a set, or a folder of sets.
-        if dir.join("wK.svg").is_file() || dir.join("wK.png").is_file() {
-            sets.push(PieceSet::load(dir)?);
-        } else {
-            sets.extend(PieceSet::load_all(dir)?);
-        }
-    }
+    let sets = PieceSet::load_dirs(&style.pieces)?;
     Renderer::new(sets, cfg).map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))
 }
 

@@ -20,14 +20,7 @@ fn clean_config() -> SynthConfig {
         strength: 0.0,
     };
     let mut cfg = SynthConfig {
-        overlays: OverlayConfig {
-            last_move: 0.0,
-            marks: 0.0,
-            check_glow: 0.0,
-            move_dots: 0.0,
-            circles: 0.0,
-            arrows: 0.0,
-        },
+        overlays: OverlayConfig::NONE,
         degrade: DegradeConfig {
             rescale: off,
             jpeg: off,

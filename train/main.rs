@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use fenscan::classifier::Backend;
-use fenscan::render::{PieceSet, pieces::builtin_dir};
+use fenscan::render::PieceSet;
 use fenscan::training::{Progress, RunOptions, TrainingConfig, train};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -68,24 +68,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn load_sets(dirs: &[PathBuf]) -> Result<Vec<PieceSet>> {
-    if dirs.is_empty() {
-        return Ok(vec![PieceSet::load(&builtin_dir())?]);
-    }
-    let mut sets = Vec::new();
-    for dir in dirs {
-        if !dir.is_dir() {
-            bail!("--pieces {}: not a folder", dir.display());
-        }
-        if dir.join("wK.svg").is_file() || dir.join("wK.png").is_file() {
-            sets.push(PieceSet::load(dir)?);
-        } else {
-            sets.extend(PieceSet::load_all(dir)?);
-        }
-    }
-    Ok(sets)
-}
-
 fn run(opts: Opts) -> Result<ExitCode> {
     let mut cfg: TrainingConfig = match &opts.config {
         Some(p) => serde_json::from_str(
@@ -106,7 +88,7 @@ fn run(opts: Opts) -> Result<ExitCode> {
     if let Some(v) = opts.checkpoint_every {
         cfg.checkpoint_every = v;
     }
-    let all = load_sets(&opts.pieces)?;
+    let all = PieceSet::load_dirs(&opts.pieces)?;
     for name in &opts.holdout {
         if !all.iter().any(|s| &s.name == name) {
             bail!("--holdout {name}: no such piece set under --pieces");

@@ -40,6 +40,18 @@ pub struct OverlayConfig {
     pub arrows: f64,
 }
 
+impl OverlayConfig {
+    /// No overlays at all (clean diagrams, tests).
+    pub const NONE: OverlayConfig = OverlayConfig {
+        last_move: 0.0,
+        marks: 0.0,
+        check_glow: 0.0,
+        move_dots: 0.0,
+        circles: 0.0,
+        arrows: 0.0,
+    };
+}
+
 impl Default for OverlayConfig {
     fn default() -> Self {
         OverlayConfig {

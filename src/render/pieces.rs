@@ -126,6 +126,29 @@ impl PieceSet {
         Ok(sets)
     }
 
+    /// Loads the sets named on a command line: each path is a set folder (holding wK.svg or
+    /// wK.png) or a folder of sets. No paths: the project's own set.
+    pub fn load_dirs(dirs: &[PathBuf]) -> Result<Vec<PieceSet>, PieceSetError> {
+        if dirs.is_empty() {
+            return Ok(vec![PieceSet::load(&builtin_dir())?]);
+        }
+        let mut sets = Vec::new();
+        for dir in dirs {
+            if !dir.is_dir() {
+                return Err(PieceSetError::Unreadable {
+                    path: dir.clone(),
+                    reason: "not a folder".into(),
+                });
+            }
+            if dir.join("wK.svg").is_file() || dir.join("wK.png").is_file() {
+                sets.push(PieceSet::load(dir)?);
+            } else {
+                sets.extend(PieceSet::load_all(dir)?);
+            }
+        }
+        Ok(sets)
+    }
+
     /// The piece for `class` (not empty) rasterised into a `size` x `size` square,
     /// aspect kept and centred.
     pub fn raster(&self, class: SquareClass, size: u32) -> Option<Arc<Pixmap>> {
