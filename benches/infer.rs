@@ -52,9 +52,17 @@ fn main() {
     )
     .expect("checkpoint");
     let opts = RecognizeOptions::default();
+    let stages = std::sync::Mutex::new(Vec::new());
     let run = |bytes: &Vec<u8>| {
+        let t = Instant::now();
         let img = fenscan::io::decode_image(bytes, "bench").expect("decode");
-        let _ = rec.recognize(&img, &opts);
+        let png_ms = t.elapsed().as_secs_f64() * 1000.0;
+        if let Ok(r) = rec.recognize(&img, &opts) {
+            let [find, cut, classify, decode] = r.timings_ms;
+            if let Ok(mut s) = stages.lock() {
+                s.push([png_ms, find, cut, classify, decode]);
+            }
+        }
     };
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -84,4 +92,19 @@ fn main() {
         rayon::current_num_threads()
     );
     println!("| peak resident memory | {:.0} MB |", peak_rss_mb());
+    let s = stages.lock().map(|s| s.clone()).unwrap_or_default();
+    let names = [
+        "PNG decode",
+        "find board",
+        "cut squares",
+        "classify 64",
+        "decode + check",
+    ];
+    for (k, name) in names.iter().enumerate() {
+        let mut v: Vec<f64> = s.iter().map(|x| x[k]).collect();
+        v.sort_by(f64::total_cmp);
+        if let Some(m) = v.get(v.len() / 2) {
+            println!("| stage: {name} (median, mixed 1 and 2 threads) | {m:.1} ms |");
+        }
+    }
 }

@@ -49,60 +49,91 @@ pub struct Saddle {
     pub parity: i8,
 }
 
-/// Saddle points at quadrant size `q` pixels: response, non-maximum suppression in a
-/// `q`-radius window, and the `limit` strongest above `min_score`.
+/// Saddle points at quadrant size `q` pixels: response on a grid of step `q/4`, non-maximum
+/// suppression there, each maximum refined to the best pixel around it; the `limit`
+/// strongest above `min_score`. The coarse grid keeps large scales cheap: a square is at
+/// least 2q pixels, so a corner cannot hide between grid points.
 pub fn saddles(integral: &Integral, q: usize, min_score: f32, limit: usize) -> Vec<Saddle> {
     let (w, h) = (integral.w, integral.h);
-    if w < 2 * q + 2 || h < 2 * q + 2 {
+    let gap = q / 6;
+    let margin = q + gap;
+    if w < 2 * margin + 2 || h < 2 * margin + 2 {
         return Vec::new();
     }
-    // A gap of a pixel or two around the centre line keeps anti-aliased edges out.
-    let gap = q / 6;
-    let mut resp = vec![0f32; w * h];
-    let mut sign = vec![0i8; w * h];
-    for y in q + gap..h - q - gap {
-        for x in q + gap..w - q - gap {
-            let tl = integral.mean(x - q - gap, y - q - gap, x - gap, y - gap);
-            let br = integral.mean(x + gap, y + gap, x + q + gap, y + q + gap);
-            let tr = integral.mean(x + gap, y - q - gap, x + q + gap, y - gap);
-            let bl = integral.mean(x - q - gap, y + gap, x - gap, y + q + gap);
-            let d = (tl + br - tr - bl) / 2.0;
-            let r = d.abs() - (tl - br).abs() - (tr - bl).abs();
-            if r > 0.0 {
-                resp[y * w + x] = r;
-                sign[y * w + x] = if d > 0.0 { 1 } else { -1 };
-            }
+    let response = |x: usize, y: usize| -> (f32, i8) {
+        let tl = integral.mean(x - q - gap, y - q - gap, x - gap, y - gap);
+        let br = integral.mean(x + gap, y + gap, x + q + gap, y + q + gap);
+        let tr = integral.mean(x + gap, y - q - gap, x + q + gap, y - gap);
+        let bl = integral.mean(x - q - gap, y + gap, x - gap, y + q + gap);
+        let d = (tl + br - tr - bl) / 2.0;
+        let r = d.abs() - (tl - br).abs() - (tr - bl).abs();
+        (r, if d > 0.0 { 1 } else { -1 })
+    };
+    let step = (q / 4).max(1);
+    let xs: Vec<usize> = (margin..w - margin).step_by(step).collect();
+    let ys: Vec<usize> = (margin..h - margin).step_by(step).collect();
+    let (gw, gh) = (xs.len(), ys.len());
+    let mut grid = vec![0f32; gw * gh];
+    for (j, &y) in ys.iter().enumerate() {
+        for (i, &x) in xs.iter().enumerate() {
+            grid[j * gw + i] = response(x, y).0.max(0.0);
         }
     }
-    let radius = (q / 2).max(1);
+    let radius = ((q / 2) / step).max(1);
     let mut out = Vec::new();
-    for y in radius..h.saturating_sub(radius) {
-        for x in radius..w.saturating_sub(radius) {
-            let v = resp[y * w + x];
-            if v < min_score {
+    for j in 0..gh {
+        for i in 0..gw {
+            let v = grid[j * gw + i];
+            if v < min_score * 0.5 {
                 continue;
             }
             let mut is_max = true;
-            'nms: for yy in y - radius..=y + radius {
-                for xx in x - radius..=x + radius {
-                    let o = resp[yy * w + xx];
-                    if o > v || (o == v && (yy, xx) < (y, x)) {
+            'nms: for jj in j.saturating_sub(radius)..(j + radius + 1).min(gh) {
+                for ii in i.saturating_sub(radius)..(i + radius + 1).min(gw) {
+                    let o = grid[jj * gw + ii];
+                    if o > v || (o == v && (jj, ii) < (j, i)) {
                         is_max = false;
                         break 'nms;
                     }
                 }
             }
-            if is_max {
+            if !is_max {
+                continue;
+            }
+            // Refine at full resolution around the grid point.
+            let (cx, cy) = (xs[i], ys[j]);
+            let (mut best_r, mut bx, mut by, mut bs) = (f32::MIN, cx, cy, 0i8);
+            for y in cy.saturating_sub(step).max(margin)..(cy + step + 1).min(h - margin) {
+                for x in cx.saturating_sub(step).max(margin)..(cx + step + 1).min(w - margin) {
+                    let (r, sign) = response(x, y);
+                    if r > best_r {
+                        (best_r, bx, by, bs) = (r, x, y, sign);
+                    }
+                }
+            }
+            if best_r >= min_score {
                 out.push(Saddle {
-                    x: x as f32,
-                    y: y as f32,
-                    score: v,
-                    parity: sign[y * w + x],
+                    x: bx as f32,
+                    y: by as f32,
+                    score: best_r,
+                    parity: bs,
                 });
             }
         }
     }
+    // Two grid maxima can refine onto the same corner: keep the stronger.
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
-    out.truncate(limit);
-    out
+    let mut kept: Vec<Saddle> = Vec::new();
+    for p in out {
+        if kept
+            .iter()
+            .all(|k| (k.x - p.x).abs() > (q / 2) as f32 || (k.y - p.y).abs() > (q / 2) as f32)
+        {
+            kept.push(p);
+            if kept.len() >= limit {
+                break;
+            }
+        }
+    }
+    kept
 }
