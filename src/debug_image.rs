@@ -10,7 +10,7 @@ use crate::placement::reading_index;
 use crate::recognize::Recognition;
 use crate::render::board::{BoardLook, Coordinates, draw_board};
 use crate::render::config::OverlayConfig;
-use crate::render::pieces::{PieceSet, builtin_dir};
+use crate::render::pieces::PieceSet;
 use crate::render::scene::to_rgb;
 use crate::render::text::{draw_text, fonts};
 use crate::render::theme::themes;
@@ -66,7 +66,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
             }
         }
     }
-    let set = PieceSet::load(&builtin_dir()).ok()?;
+    let set = PieceSet::builtin();
     let theme = themes().into_iter().next()?;
     let look = BoardLook {
         theme: &theme,

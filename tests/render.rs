@@ -269,3 +269,14 @@ fn bad_input_is_a_clear_error() {
         2,
     );
 }
+
+#[test]
+fn builtin_set_matches_its_files() {
+    let embedded = PieceSet::builtin();
+    let files = PieceSet::load(&builtin_dir()).unwrap();
+    for class in &SquareClass::ALL[1..] {
+        let a = embedded.raster(*class, 40).unwrap();
+        let b = files.raster(*class, 40).unwrap();
+        assert!(a.data() == b.data(), "{}", class.name());
+    }
+}

@@ -71,12 +71,7 @@ impl PieceSet {
             };
             let source = if svg.is_file() {
                 let data = std::fs::read(&svg).map_err(|e| unreadable(&svg, e.to_string()))?;
-                let tree = usvg::Tree::from_data(&data, &usvg::Options::default())
-                    .map_err(|e| unreadable(&svg, format!("not a usable SVG: {e}")))?;
-                if tree.size().width() <= 0.0 || tree.size().height() <= 0.0 {
-                    return Err(unreadable(&svg, "the SVG has no size".into()));
-                }
-                Source::Svg(Box::new(tree))
+                svg_source(&data, &svg)?
             } else if png.is_file() {
                 let img = image::open(&png)
                     .map_err(|e| unreadable(&png, format!("not a readable image: {e}")))?
@@ -101,6 +96,21 @@ impl PieceSet {
             sources,
             cache: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The project's own set, compiled into the program (so every binary has a set even
+    /// away from the source tree).
+    pub fn builtin() -> PieceSet {
+        let sources = BUILTIN
+            .iter()
+            .filter_map(|(name, bytes)| svg_source(bytes, Path::new(name)).ok())
+            .collect::<Vec<_>>();
+        debug_assert_eq!(sources.len(), 12, "the built-in SVGs parse");
+        PieceSet {
+            name: "fenscan".into(),
+            sources,
+            cache: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Loads every set in the sub-folders of `root` (sorted by name, for determinism).
@@ -130,7 +140,7 @@ impl PieceSet {
     /// wK.png) or a folder of sets. No paths: the project's own set.
     pub fn load_dirs(dirs: &[PathBuf]) -> Result<Vec<PieceSet>, PieceSetError> {
         if dirs.is_empty() {
-            return Ok(vec![PieceSet::load(&builtin_dir())?]);
+            return Ok(vec![PieceSet::builtin()]);
         }
         let mut sets = Vec::new();
         for dir in dirs {
@@ -200,6 +210,35 @@ impl PieceSet {
     }
 }
 
+/// The built-in set's files, in class order wP..bK.
+const BUILTIN: [(&str, &[u8]); 12] = [
+    ("wP.svg", include_bytes!("../../data/pieces/fenscan/wP.svg")),
+    ("wN.svg", include_bytes!("../../data/pieces/fenscan/wN.svg")),
+    ("wB.svg", include_bytes!("../../data/pieces/fenscan/wB.svg")),
+    ("wR.svg", include_bytes!("../../data/pieces/fenscan/wR.svg")),
+    ("wQ.svg", include_bytes!("../../data/pieces/fenscan/wQ.svg")),
+    ("wK.svg", include_bytes!("../../data/pieces/fenscan/wK.svg")),
+    ("bP.svg", include_bytes!("../../data/pieces/fenscan/bP.svg")),
+    ("bN.svg", include_bytes!("../../data/pieces/fenscan/bN.svg")),
+    ("bB.svg", include_bytes!("../../data/pieces/fenscan/bB.svg")),
+    ("bR.svg", include_bytes!("../../data/pieces/fenscan/bR.svg")),
+    ("bQ.svg", include_bytes!("../../data/pieces/fenscan/bQ.svg")),
+    ("bK.svg", include_bytes!("../../data/pieces/fenscan/bK.svg")),
+];
+
+fn svg_source(data: &[u8], path: &Path) -> Result<Source, PieceSetError> {
+    let unreadable = |reason: String| PieceSetError::Unreadable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let tree = usvg::Tree::from_data(data, &usvg::Options::default())
+        .map_err(|e| unreadable(format!("not a usable SVG: {e}")))?;
+    if tree.size().width() <= 0.0 || tree.size().height() <= 0.0 {
+        return Err(unreadable("the SVG has no size".into()));
+    }
+    Ok(Source::Svg(Box::new(tree)))
+}
+
 /// Converts straight-alpha RGBA to a premultiplied pixmap.
 pub fn rgba_to_pixmap(img: &image::RgbaImage) -> Option<Pixmap> {
     let mut pixmap = Pixmap::new(img.width(), img.height())?;
@@ -210,7 +249,7 @@ pub fn rgba_to_pixmap(img: &image::RgbaImage) -> Option<Pixmap> {
     Some(pixmap)
 }
 
-/// The project's own piece set, shipped in `data/pieces/fenscan`.
+/// Where the project's own piece set lives in the source tree (`data/pieces/fenscan`).
 pub fn builtin_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/pieces/fenscan")
 }
