@@ -4,6 +4,7 @@
 //! applies the rules of chess and explains each problem with the square or rank it concerns.
 
 pub mod check;
+mod hints;
 pub mod parse;
 pub mod problem;
 

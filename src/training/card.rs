@@ -1,0 +1,89 @@
+//! The model card: what a checkpoint was trained on and how well it does, as `card.json`
+//! and a readable `card.md`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::TrainError;
+use super::eval::SquareMetrics;
+
+/// The result: metrics per validation set, written to the model card.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ModelCard {
+    /// Checkpoint layout version.
+    pub format_version: u32,
+    /// Parameter count.
+    pub parameters: usize,
+    /// Size of model.bpk in bytes.
+    pub weights_bytes: u64,
+    /// Steps trained (in total, including a fine-tune's starting checkpoint only if resumed).
+    pub steps: u64,
+    /// Checkpoint the weights started from, if fine-tuned.
+    pub init: Option<String>,
+    /// Piece sets trained on.
+    pub train_piece_sets: Vec<String>,
+    /// Piece sets held out (validation set b).
+    pub heldout_piece_sets: Vec<String>,
+    /// Backend used.
+    pub backend: String,
+    /// Wall-clock training time in seconds (this run).
+    pub train_seconds: f64,
+    /// Validation results: (a) seen piece sets, (b) held-out piece sets.
+    pub validation: Vec<(String, SquareMetrics)>,
+    /// Extra measurements added later (e.g. the full pipeline on real images).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// Writes `card.json` and a readable `card.md`.
+pub fn write_card(out: &Path, card: &ModelCard) -> Result<(), TrainError> {
+    let path = out.join("card.json");
+    crate::io::atomic_write(
+        &path,
+        serde_json::to_string_pretty(card)
+            .unwrap_or_default()
+            .as_bytes(),
+    )
+    .map_err(|source| TrainError::Io {
+        path: path.clone(),
+        source,
+    })?;
+    let mut md = String::from("# Model card\n\n");
+    md += &format!(
+        "- parameters: {}\n- weights: {} bytes (model.bpk, f32)\n- steps: {}\n- backend: {}\n- training time: {:.0} s\n",
+        card.parameters, card.weights_bytes, card.steps, card.backend, card.train_seconds
+    );
+    if let Some(init) = &card.init {
+        md += &format!("- fine-tuned from: {init}\n");
+    }
+    md += &format!(
+        "- training piece sets ({}): {}\n",
+        card.train_piece_sets.len(),
+        card.train_piece_sets.join(", ")
+    );
+    md += &format!(
+        "- held-out piece sets ({}): {}\n\n",
+        card.heldout_piece_sets.len(),
+        card.heldout_piece_sets.join(", ")
+    );
+    md += "| validation set | squares | accuracy | top confusions (true -> predicted: count) |\n|---|---|---|---|\n";
+    for (name, m) in &card.validation {
+        let conf: Vec<String> = m
+            .top_confusions(5)
+            .iter()
+            .map(|(t, p, c)| format!("{t}->{p}: {c}"))
+            .collect();
+        md += &format!(
+            "| {name} | {} | {:.4}% | {} |\n",
+            m.squares,
+            m.accuracy * 100.0,
+            conf.join(", ")
+        );
+    }
+    for note in &card.notes {
+        md += &format!("\n{note}\n");
+    }
+    let path = out.join("card.md");
+    crate::io::atomic_write(&path, md.as_bytes()).map_err(|source| TrainError::Io { path, source })
+}
