@@ -79,3 +79,32 @@ fn loss_falls_and_resume_continues() {
     assert!(out.join("card.md").is_file() && out.join("metrics.jsonl").is_file());
     assert!(!out.join("state.json").exists());
 }
+
+#[test]
+fn same_seed_same_model() {
+    let t = TempDir::new("train-det");
+    let mut cfg = tiny();
+    cfg.steps = 10;
+    cfg.checkpoint_every = 10;
+    let stop = AtomicBool::new(false);
+    let (a, b) = (t.join("a"), t.join("b"));
+    train(&cfg, options(&a, false), &stop, &|_| {}).unwrap();
+    train(&cfg, options(&b, false), &stop, &|_| {}).unwrap();
+    // Compare what the models compute (the files also hold random parameter ids).
+    let device = Backend::Flex.device().unwrap();
+    let (_, ma) = fenscan::classifier::checkpoint::load_model(&a, &device).unwrap();
+    let (_, mb) = fenscan::classifier::checkpoint::load_model(&b, &device).unwrap();
+    let x: Vec<f32> = (0..2 * 3 * 16 * 16)
+        .map(|i| (i % 17) as f32 / 17.0)
+        .collect();
+    let x = burn::prelude::Tensor::<4>::from_data(
+        burn::prelude::TensorData::new(x, [2, 3, 16, 16]),
+        &device,
+    );
+    let ya: Vec<f32> = ma.forward(x.clone()).into_data().try_into_vec().unwrap();
+    let yb: Vec<f32> = mb.forward(x).into_data().try_into_vec().unwrap();
+    assert_eq!(
+        ya, yb,
+        "two CPU runs with the same seed gave different models"
+    );
+}
