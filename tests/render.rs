@@ -280,3 +280,36 @@ fn builtin_set_matches_its_files() {
         assert!(a.data() == b.data(), "{}", class.name());
     }
 }
+
+#[test]
+fn squares_command_writes_class_folders() {
+    let t = TempDir::new("squares");
+    let out = t.join("sq");
+    let o = run_bin(
+        "synth",
+        &[
+            "squares",
+            "--count",
+            "2",
+            "--seed",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_exit(&o, 0);
+    let mut total = 0;
+    for class in SquareClass::ALL {
+        let dir = out.join(class.name());
+        assert!(dir.is_dir(), "{} missing", class.name());
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let img = image::open(f.unwrap().path()).unwrap();
+            assert_eq!((img.width(), img.height()), (32, 32));
+            total += 1;
+        }
+    }
+    assert_eq!(total, 128);
+    // The crops' classes agree with the boards rendered from the same seed.
+    let kings = std::fs::read_dir(out.join("wK")).unwrap().count();
+    assert_eq!(kings, 2, "one white king per board");
+}
