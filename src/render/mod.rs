@@ -125,16 +125,25 @@ impl Renderer {
     /// Renders image number `index` of the run with `seed`.
     pub fn render(&self, seed: u64, index: u64) -> Rendered {
         let mut rng = item_rng(seed, index);
-        // A rare failure (degenerate geometry) is retried with the next draws of the stream.
+        // A rare failure (degenerate geometry) is retried with the next draws of the stream;
+        // after a few, the scene falls back to a plain cropped board so this never hangs.
+        let mut plain = self.cfg;
+        plain.scene.cropped = 1.0;
+        plain.scene.rotation.probability = 0.0;
+        plain.scene.perspective.probability = 0.0;
+        plain.scene.max_board = plain.scene.max_board.min(1024);
+        plain.scene.min_board = plain.scene.min_board.min(plain.scene.max_board);
+        let mut attempt = 0;
         loop {
-            if let Some(r) = self.try_render(&mut rng) {
+            let cfg = if attempt < 20 { &self.cfg } else { &plain };
+            if let Some(r) = self.try_render(cfg, &mut rng) {
                 return r;
             }
+            attempt += 1;
         }
     }
 
-    fn try_render(&self, rng: &mut ChaCha8Rng) -> Option<Rendered> {
-        let cfg = &self.cfg;
+    fn try_render(&self, cfg: &SynthConfig, rng: &mut ChaCha8Rng) -> Option<Rendered> {
         let placement = positions::random_position(&cfg.positions, rng);
         let orientation = if rng.random_bool(cfg.look.black_bottom) {
             Orientation::Black
