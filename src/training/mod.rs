@@ -390,28 +390,27 @@ pub fn train(
     let train_seconds = started.elapsed().as_secs_f64();
     let heldout_sets = run.heldout_sets;
     let model_valid = model.valid();
-    let mut validation = Vec::new();
-    let va = make_squares(
-        &renderer,
-        VAL_A_SEED ^ cfg.seed,
-        cfg.val_boards,
-        &cfg.sampling(1.0),
-    );
-    validation.push((
-        "a: synthetic, training piece sets".to_string(),
-        evaluate(&model_valid, &va, &device, 256),
-    ));
-    if !heldout_sets.is_empty() {
-        let rb = Renderer::new(heldout_sets, cfg.synth).map_err(TrainError::Config)?;
-        let vb = make_squares(
-            &rb,
-            VAL_B_SEED ^ cfg.seed,
+    // Both fixed validation sets: every square of `val_boards` boards of a fixed stream.
+    let validate = |renderer: &Renderer, seed: u64, name: &str| {
+        let set = make_squares(
+            renderer,
+            seed ^ cfg.seed,
             cfg.val_boards,
             &cfg.sampling(1.0),
         );
-        validation.push((
-            "b: synthetic, held-out piece sets".to_string(),
-            evaluate(&model_valid, &vb, &device, 256),
+        (name.to_string(), evaluate(&model_valid, &set, &device, 256))
+    };
+    let mut validation = vec![validate(
+        &renderer,
+        VAL_A_SEED,
+        "a: synthetic, training piece sets",
+    )];
+    if !heldout_sets.is_empty() {
+        let rb = Renderer::new(heldout_sets, cfg.synth).map_err(TrainError::Config)?;
+        validation.push(validate(
+            &rb,
+            VAL_B_SEED,
+            "b: synthetic, held-out piece sets",
         ));
     }
     let weights_bytes = std::fs::metadata(out.join("model.bpk"))
