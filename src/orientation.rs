@@ -32,6 +32,15 @@ pub struct OrientationDecision {
 
 /// Decides from a placement read as if white were at the bottom (image reading order).
 pub fn from_position(as_read: &Placement) -> OrientationDecision {
+    // Where pieces stand says something only about positions that could come from a game;
+    // an editor's artificial board (nine kings, 40 pieces) is read as drawn, white below.
+    if !could_be_from_a_game(as_read) {
+        return OrientationDecision {
+            orientation: Orientation::White,
+            source: OrientationSource::Default,
+            confidence: 0.5,
+        };
+    }
     // Evidence that the picture is upside down: white pawns high, black pawns low, white
     // king on the top half, black king on the bottom half. Rank as read: 1 = bottom row.
     let mut score = 0.0f32;
@@ -74,6 +83,23 @@ pub fn from_position(as_read: &Placement) -> OrientationDecision {
     }
 }
 
+/// At most 32 pieces, one king and at most eight pawns a side.
+fn could_be_from_a_game(p: &Placement) -> bool {
+    let mut kings = [0u32; 2];
+    let mut pawns = [0u32; 2];
+    let mut pieces = 0;
+    for (_, piece) in p.pieces() {
+        pieces += 1;
+        let side = usize::from(piece.color == Color::Black);
+        match piece.role {
+            Role::King => kings[side] += 1,
+            Role::Pawn => pawns[side] += 1,
+            _ => {}
+        }
+    }
+    pieces <= 32 && kings == [1, 1] && pawns.iter().all(|&n| n <= 8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +113,18 @@ mod tests {
         assert!(d.confidence > 0.99);
         let empty_ish: Placement = "4k3/8/8/8/8/8/8/4K3".parse().unwrap();
         assert_eq!(from_position(&empty_ish).orientation, Orientation::White);
+    }
+
+    #[test]
+    fn artificial_boards_are_read_as_drawn() {
+        // 40 pieces with many kings: white pawns high would otherwise say "black below".
+        let crowded: Placement = "PPPPKKPP/PPPPPPPP/8/8/pppppppp/kkpppppp/8/RNBQ1BNR"
+            .parse()
+            .unwrap();
+        let d = from_position(&crowded);
+        assert_eq!(d.orientation, Orientation::White);
+        assert_eq!(d.source, OrientationSource::Default);
+        let rotated = from_position(&crowded.rotated_180());
+        assert_eq!(rotated.source, OrientationSource::Default);
     }
 }

@@ -3,6 +3,7 @@
 mod checkpoint;
 mod cli;
 mod fen_check;
+mod piece_sources;
 mod pipeline;
 mod render;
 mod training;

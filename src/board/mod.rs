@@ -107,9 +107,13 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
             continue;
         }
         if let Some(l) = best_lattice(&pts, q, cfg) {
+            let l = refine_lattice(l, &pts);
             let better = match &best {
                 None => true,
-                Some(b) => l.count > b.count || (l.count == b.count && l.spacing > b.spacing),
+                // Scales go from fine to coarse and a finer scale places corners more
+                // precisely: on a tie only a clearly wider lattice (the real squares rather
+                // than a pattern inside them) replaces it.
+                Some(b) => l.count > b.count || (l.count == b.count && l.spacing > 1.3 * b.spacing),
             };
             if better {
                 best = Some(l);
@@ -218,40 +222,69 @@ fn lattice_from(origin: &Saddle, u: [f32; 2], v: [f32; 2], pts: &[Saddle]) -> Op
     if det.abs() < 1e-6 {
         return None;
     }
-    let mut cells: Vec<(i32, i32, &Saddle)> = Vec::new();
-    for p in pts {
+    let to_lattice = |p: &Saddle| {
         let (rx, ry) = (p.x - origin.x, p.y - origin.y);
-        let a = (rx * v[1] - ry * v[0]) / det;
-        let b = (u[0] * ry - u[1] * rx) / det;
+        [(rx * v[1] - ry * v[0]) / det, (u[0] * ry - u[1] * rx) / det]
+    };
+    let cells = assign(pts, to_lattice, origin.parity, 0.18);
+    let mut lattice = best_window(&cells);
+    lattice.spacing = (u[0] * u[0] + u[1] * u[1]).sqrt();
+    Some(lattice)
+}
+
+/// Points whose lattice coordinates (by `to_lattice`) lie within `tol` of a node near the
+/// 7x7 inner lattice and whose parity fits the checker pattern (lattice (0, 0) has
+/// `parity0`).
+fn assign<'a>(
+    pts: &'a [Saddle],
+    to_lattice: impl Fn(&Saddle) -> [f32; 2],
+    parity0: i8,
+    tol: f32,
+) -> Vec<(i32, i32, &'a Saddle)> {
+    let mut cells = Vec::new();
+    for p in pts {
+        let [a, b] = to_lattice(p);
         let (ia, ib) = (a.round(), b.round());
-        if (a - ia).abs() > 0.18 || (b - ib).abs() > 0.18 || ia.abs() > 8.0 || ib.abs() > 8.0 {
+        if (a - ia).abs() > tol || (b - ib).abs() > tol || ia.abs() > 8.0 || ib.abs() > 8.0 {
             continue;
         }
         let (i, j) = (ia as i32, ib as i32);
         // Checker parity: neighbouring corners alternate.
         let expected = if (i + j).rem_euclid(2) == 0 {
-            origin.parity
+            parity0
         } else {
-            -origin.parity
+            -parity0
         };
-        if p.parity != expected {
-            continue;
+        if p.parity == expected {
+            cells.push((i, j, p));
         }
-        cells.push((i, j, p));
     }
-    // The 7x7 window holding most members (one point per cell: the strongest).
+    cells
+}
+
+/// The 7x7 window of lattice nodes holding most points (one point per node: the first).
+fn best_window(cells: &[(i32, i32, &Saddle)]) -> Lattice {
+    // Occupancy of nodes -8..=8 and its 2-D prefix sums: each window costs four lookups.
+    const N: usize = 17;
+    let mut occupied = [[0u32; N]; N];
+    for &(i, j, _) in cells {
+        occupied[(i + 8) as usize][(j + 8) as usize] = 1;
+    }
+    let mut prefix = [[0u32; N + 1]; N + 1];
+    for a in 0..N {
+        for b in 0..N {
+            prefix[a + 1][b + 1] =
+                occupied[a][b] + prefix[a][b + 1] + prefix[a + 1][b] - prefix[a][b];
+        }
+    }
+    let window = |i0: i32, j0: i32| {
+        let (a0, b0) = ((i0 + 8) as usize, (j0 + 8) as usize);
+        (prefix[a0 + 7][b0 + 7] + prefix[a0][b0] - prefix[a0][b0 + 7] - prefix[a0 + 7][b0]) as usize
+    };
     let mut best = (0usize, 0i32, 0i32);
-    for i0 in -6..=0 {
-        for j0 in -6..=0 {
-            let mut seen = [[false; 7]; 7];
-            let mut count = 0;
-            for &(i, j, _) in &cells {
-                let (ci, cj) = (i - i0, j - j0);
-                if (0..7).contains(&ci) && (0..7).contains(&cj) && !seen[ci as usize][cj as usize] {
-                    seen[ci as usize][cj as usize] = true;
-                    count += 1;
-                }
-            }
+    for i0 in -8..=2 {
+        for j0 in -8..=2 {
+            let count = window(i0, j0);
             if count > best.0 {
                 best = (count, i0, j0);
             }
@@ -260,16 +293,44 @@ fn lattice_from(origin: &Saddle, u: [f32; 2], v: [f32; 2], pts: &[Saddle]) -> Op
     let (count, i0, j0) = best;
     let mut members: Vec<([f32; 2], Point)> = Vec::new();
     let mut taken = [[false; 7]; 7];
-    for &(i, j, p) in &cells {
+    for &(i, j, p) in cells {
         let (ci, cj) = (i - i0, j - j0);
         if (0..7).contains(&ci) && (0..7).contains(&cj) && !taken[ci as usize][cj as usize] {
             taken[ci as usize][cj as usize] = true;
             members.push(([ci as f32, cj as f32], [p.x, p.y]));
         }
     }
-    Some(Lattice {
+    Lattice {
         count,
-        spacing: (u[0] * u[0] + u[1] * u[1]).sqrt(),
+        spacing: 0.0,
         members,
-    })
+    }
+}
+
+/// Grows a lattice under perspective: the homography through its members predicts where
+/// every node lies, which catches far corners an affine seed misses; repeated until the
+/// count stops growing.
+fn refine_lattice(mut lattice: Lattice, pts: &[Saddle]) -> Lattice {
+    for _ in 0..4 {
+        let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
+        let Some(inv) = Homography::fit(&src, &dst).and_then(|h| h.inverse()) else {
+            break;
+        };
+        // Parity of node (0, 0): taken from a member.
+        let Some(parity0) = lattice.members.iter().find_map(|(ij, p)| {
+            let s = pts.iter().find(|s| s.x == p[0] && s.y == p[1])?;
+            let odd = (ij[0] as i32 + ij[1] as i32).rem_euclid(2) == 1;
+            Some(if odd { -s.parity } else { s.parity })
+        }) else {
+            break;
+        };
+        let cells = assign(pts, |p| inv.apply([p.x, p.y]), parity0, 0.25);
+        let mut grown = best_window(&cells);
+        if grown.count <= lattice.count {
+            break;
+        }
+        grown.spacing = lattice.spacing;
+        lattice = grown;
+    }
+    lattice
 }

@@ -99,8 +99,18 @@ pub fn draw_board(
         y: margin,
         cell,
     };
-    paint_squares(&mut pm, grid.x, grid.y, cell, look.theme, rng);
+    // A diagram font on a book theme typesets the board with its own hatched squares, the
+    // way the books set in that font look.
+    let typeset = look.pieces.has_dark_glyphs()
+        && is_book_theme(look.theme)
+        && rng.random_bool(TYPESET_SHARE);
     let mut overlays = Vec::new();
+    if typeset {
+        draw_typeset_squares(&mut pm, &grid, look.pieces);
+        overlays.push("typeset".into());
+    } else {
+        paint_squares(&mut pm, grid.x, grid.y, cell, look.theme, rng);
+    }
     let occupied = |row: usize, col: usize| {
         placement.0[look.orientation.placement_index(row, col)] != SquareClass::Empty
     };
@@ -132,15 +142,26 @@ pub fn draw_board(
     }
 
     // Pieces.
-    let size = (cell * look.piece_scale).round().max(1.0) as u32;
-    let jitter = cell * 0.03;
+    let (size, jitter) = if typeset {
+        (cell.round().max(1.0) as u32, 0.0)
+    } else {
+        (
+            (cell * look.piece_scale).round().max(1.0) as u32,
+            cell * 0.03,
+        )
+    };
     for row in 0..8 {
         for col in 0..8 {
             let class = placement.0[look.orientation.placement_index(row, col)];
             if class == SquareClass::Empty {
                 continue;
             }
-            let Some(img) = look.pieces.raster(class, size) else {
+            let img = if typeset && is_dark(row, col) {
+                look.pieces.dark_raster(class, size)
+            } else {
+                look.pieces.raster(class, size)
+            };
+            let Some(img) = img else {
                 continue;
             };
             let (cx, cy) = grid.centre(row, col);
@@ -237,6 +258,38 @@ pub fn draw_board(
         grid,
         overlays,
     })
+}
+
+/// How often a diagram font with hatched glyphs typesets a book-theme board itself.
+const TYPESET_SHARE: f64 = 0.7;
+
+/// Dark squares in drawing order (row 0 at the top): a8 and h1 are light in both
+/// orientations.
+fn is_dark(row: usize, col: usize) -> bool {
+    (row + col) % 2 == 1
+}
+
+/// White paper with the font's empty hatched square on every dark square.
+fn draw_typeset_squares(pm: &mut Pixmap, grid: &Grid, pieces: &PieceSet) {
+    let size = grid.cell.round().max(1.0) as u32;
+    let Some(empty) = pieces.dark_raster(SquareClass::Empty, size) else {
+        return;
+    };
+    for row in 0..8 {
+        for col in 0..8 {
+            if is_dark(row, col) {
+                let (cx, cy) = grid.centre(row, col);
+                pm.draw_pixmap(
+                    (cx - size as f32 / 2.0).round() as i32,
+                    (cy - size as f32 / 2.0).round() as i32,
+                    empty.as_ref().as_ref(),
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
+    }
 }
 
 fn file_labels(o: Orientation) -> Vec<char> {

@@ -4,11 +4,13 @@
 pub mod board;
 pub mod config;
 pub mod degrade;
+pub mod font_pieces;
 pub mod overlay;
 pub mod pieces;
 pub mod positions;
 pub mod scene;
 pub mod sheet;
+pub mod sprite_pieces;
 pub mod text;
 pub mod theme;
 
@@ -95,6 +97,9 @@ pub struct Renderer {
     cfg: SynthConfig,
 }
 
+/// Least share of book themes for a piece set typeset from a diagram font.
+const FONT_BOOK_SHARE: f64 = 0.5;
+
 /// The per-image random stream: independent of how images are spread over threads.
 pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -150,8 +155,14 @@ impl Renderer {
         } else {
             Orientation::White
         };
-        let theme = theme::random_theme(cfg.look.random_theme, cfg.look.book_theme, rng);
         let set = &self.sets[rng.random_range(0..self.sets.len())];
+        // Diagram fonts mostly appear in print: give them book themes more often.
+        let book_share = if set.has_dark_glyphs() {
+            cfg.look.book_theme.max(FONT_BOOK_SHARE)
+        } else {
+            cfg.look.book_theme
+        };
+        let theme = theme::random_theme(cfg.look.random_theme, book_share, rng);
         let r: f64 = rng.random();
         let coordinates = if r < cfg.look.coordinates_inside {
             Coordinates::Inside

@@ -1,5 +1,7 @@
-//! Piece sets: a folder `NAME/{wK,wQ,wR,wB,wN,wP,bK,bQ,bR,bB,bN,bP}.{svg,png}`, rasterised
-//! on demand (SVG through resvg) and cached per size.
+//! Piece sets: a folder `NAME/{wK,wQ,wR,wB,wN,wP,bK,bQ,bR,bB,bN,bP}.{svg,png}`, a diagram
+//! font with its `font.json` (see [`super::font_pieces`]) or a sprite sheet with its
+//! `sprite.json` (see [`super::sprite_pieces`]), rasterised on demand (SVG through resvg) and
+//! cached per size.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -8,6 +10,8 @@ use std::sync::{Arc, Mutex};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
+use super::font_pieces::{FONT_MANIFEST, load_font_glyphs};
+use super::sprite_pieces::{SPRITE_MANIFEST, load_sprite_pieces};
 use crate::class::SquareClass;
 
 /// Why a piece set could not be loaded.
@@ -30,7 +34,9 @@ pub enum PieceSetError {
         reason: String,
     },
     /// A folder of sets holds no set.
-    #[error("{dir}: no piece sets (expected one folder per set, each with wK.svg ... bP.svg)")]
+    #[error(
+        "{dir}: no piece sets (expected one folder per set, each with wK.svg ... bP.svg, a font.json or a sprite.json)"
+    )]
     Empty {
         /// The folder.
         dir: PathBuf,
@@ -48,7 +54,8 @@ enum Source {
 pub struct PieceSet {
     /// The set's name (its folder name).
     pub name: String,
-    /// Sources indexed by class index - 1 (`wP` = 0 ... `bK` = 11).
+    /// Sources indexed by class index - 1 (`wP` = 0 ... `bK` = 11); font sets with hatched
+    /// glyphs add the 12 pieces on a dark square (12..24) and the empty dark square (24).
     sources: Vec<Source>,
     cache: Mutex<HashMap<(usize, u32), Arc<Pixmap>>>,
 }
@@ -60,6 +67,34 @@ const CACHE_LIMIT: usize = 12 * 64;
 impl PieceSet {
     /// Loads the set in `dir` (the folder name becomes the set's name).
     pub fn load(dir: &Path) -> Result<PieceSet, PieceSetError> {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| dir.display().to_string());
+        if dir.join(FONT_MANIFEST).is_file() {
+            let glyphs = load_font_glyphs(dir)?;
+            let mut sources: Vec<Source> = glyphs.pieces.into_iter().map(Source::Raster).collect();
+            if let Some((dark, empty)) = glyphs.dark {
+                sources.extend(dark.into_iter().map(Source::Raster));
+                sources.push(Source::Raster(empty));
+            }
+            return Ok(PieceSet {
+                name,
+                sources,
+                cache: Mutex::new(HashMap::new()),
+            });
+        }
+        if dir.join(SPRITE_MANIFEST).is_file() {
+            let sources = load_sprite_pieces(dir)?
+                .into_iter()
+                .map(Source::Raster)
+                .collect();
+            return Ok(PieceSet {
+                name,
+                sources,
+                cache: Mutex::new(HashMap::new()),
+            });
+        }
         let mut sources = Vec::with_capacity(12);
         for class in &SquareClass::ALL[1..] {
             let name = class.name();
@@ -87,10 +122,6 @@ impl PieceSet {
             };
             sources.push(source);
         }
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| dir.display().to_string());
         Ok(PieceSet {
             name,
             sources,
@@ -150,7 +181,7 @@ impl PieceSet {
                     reason: "not a folder".into(),
                 });
             }
-            if dir.join("wK.svg").is_file() || dir.join("wK.png").is_file() {
+            if is_set_dir(dir) {
                 sets.push(PieceSet::load(dir)?);
             } else {
                 sets.extend(PieceSet::load_all(dir)?);
@@ -162,14 +193,36 @@ impl PieceSet {
     /// The piece for `class` (not empty) rasterised into a `size` x `size` square,
     /// aspect kept and centred.
     pub fn raster(&self, class: SquareClass, size: u32) -> Option<Arc<Pixmap>> {
-        let idx = class.index().checked_sub(1)?;
+        self.raster_source(class.index().checked_sub(1)?, size)
+    }
+
+    /// Whether the set can typeset a whole diagram (a diagram font with hatched-square
+    /// glyphs).
+    pub fn has_dark_glyphs(&self) -> bool {
+        self.sources.len() == 25
+    }
+
+    /// The font's glyph for `class` on a hatched dark square (the empty hatched square for
+    /// `Empty`), filling a whole `size` x `size` square; `None` unless
+    /// [`has_dark_glyphs`](Self::has_dark_glyphs).
+    pub fn dark_raster(&self, class: SquareClass, size: u32) -> Option<Arc<Pixmap>> {
+        if !self.has_dark_glyphs() {
+            return None;
+        }
+        match class.index() {
+            0 => self.raster_source(24, size),
+            i => self.raster_source(11 + i, size),
+        }
+    }
+
+    fn raster_source(&self, idx: usize, size: u32) -> Option<Arc<Pixmap>> {
         let size = size.max(1);
         let key = (idx, size);
         if let Some(p) = self.cache.lock().ok()?.get(&key) {
             return Some(p.clone());
         }
         let mut pixmap = Pixmap::new(size, size)?;
-        match &self.sources[idx] {
+        match self.sources.get(idx)? {
             Source::Svg(tree) => {
                 let s = tree.size();
                 let scale = size as f32 / s.width().max(s.height());
@@ -208,6 +261,13 @@ impl PieceSet {
         }
         Some(pixmap)
     }
+}
+
+/// Whether `dir` is one set (not a folder of sets).
+fn is_set_dir(dir: &Path) -> bool {
+    ["wK.svg", "wK.png", FONT_MANIFEST, SPRITE_MANIFEST]
+        .iter()
+        .any(|f| dir.join(f).is_file())
 }
 
 /// The built-in set's files, in class order wP..bK.
