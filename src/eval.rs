@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::class::SquareClass;
 use crate::dataset::labels::read_labels;
 use crate::placement::{Placement, square_at};
+use crate::quad::Quad;
 use crate::recognize::{RecognizeOptions, Recognizer};
 use crate::render::Orientation;
 
@@ -26,6 +27,8 @@ pub struct LabelledImage {
     pub orientation: Option<Orientation>,
     /// Where it comes from (repository, piece set).
     pub source: String,
+    /// True outer board corners in image order (TL, TR, BR, BL), when known (synth labels).
+    pub quad: Option<Quad>,
 }
 
 /// Splits one CSV line (double quotes, doubled quotes inside).
@@ -74,6 +77,7 @@ pub fn read_set(path: &Path) -> Result<Vec<LabelledImage>, String> {
                 placement: r.placement,
                 kind: "synthetic".into(),
                 orientation: Some(r.orientation),
+                quad: Some(r.corners.to_quad(r.orientation)),
                 source: r.piece_set,
             })
             .collect());
@@ -110,6 +114,7 @@ pub fn read_set(path: &Path) -> Result<Vec<LabelledImage>, String> {
             kind: get(kc),
             orientation,
             source: get(sc),
+            quad: None,
         });
     }
     Ok(out)
@@ -134,6 +139,9 @@ pub struct ImageOutcome {
     pub orientation_ok: Option<bool>,
     /// Why it failed before classification (unreadable, no board).
     pub error: Option<String>,
+    /// Largest distance between a found and a true corner, as a share of the true board's
+    /// mean side (when the true corners are known).
+    pub corner_error: Option<f32>,
 }
 
 /// Counts for a group of images.
@@ -157,6 +165,8 @@ pub struct GroupStats {
     pub orientation_checked: usize,
     /// Orientation right.
     pub orientation_right: usize,
+    /// Corner errors of found boards with known corners (share of the side).
+    pub corner_errors: Vec<f32>,
 }
 
 impl GroupStats {
@@ -176,6 +186,29 @@ impl GroupStats {
             self.orientation_checked += 1;
             self.orientation_right += usize::from(ok);
         }
+        if let Some(e) = o.corner_error {
+            self.corner_errors.push(e);
+        }
+    }
+
+    /// The `q` quantile (0..=1) of the corner errors, nearest rank.
+    pub fn corner_error_quantile(&self, q: f64) -> Option<f32> {
+        let mut v = self.corner_errors.clone();
+        if v.is_empty() {
+            return None;
+        }
+        v.sort_by(f32::total_cmp);
+        let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+        Some(v[rank - 1])
+    }
+
+    /// Boards found with every corner within `tolerance` (share of the side), of all
+    /// images with known corners.
+    pub fn found_within(&self, tolerance: f32) -> usize {
+        self.corner_errors
+            .iter()
+            .filter(|&&e| e <= tolerance)
+            .count()
     }
 
     /// Share of boards read exactly (of all images).
@@ -272,6 +305,7 @@ fn one(
         wrong: Vec::new(),
         orientation_ok: None,
         error: None,
+        corner_error: None,
     };
     let img = match crate::io::open_image(&li.file) {
         Ok(img) => img,
@@ -288,6 +322,7 @@ fn one(
         Ok(rec) => {
             out.predicted = Some(rec.placement.to_string());
             out.orientation_ok = li.orientation.map(|o| o == rec.orientation.orientation);
+            out.corner_error = li.quad.map(|q| corner_error(&rec.board.quad, &q));
             for i in 0..64 {
                 let (t, p) = (li.placement.0[i], rec.placement.0[i]);
                 if t != p {
@@ -299,6 +334,19 @@ fn one(
             (out, Some(rec.placement))
         }
     }
+}
+
+/// Largest corner distance over the true board's mean side, the corners paired in the way
+/// that fits best (a finder may start its corner list on another corner of a rotated board).
+pub fn corner_error(found: &Quad, truth: &Quad) -> f32 {
+    (0..4)
+        .map(|shift| {
+            let mut q = found.0;
+            q.rotate_left(shift);
+            Quad(q).max_corner_distance(truth)
+        })
+        .fold(f32::INFINITY, f32::min)
+        / truth.mean_side().max(1.0)
 }
 
 /// The report as markdown.
@@ -328,6 +376,21 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
     }
     for (k, g) in &r.by_source {
         md += &row(&format!("source: {k}"), g);
+    }
+    if let (Some(median), Some(p99)) = (
+        r.total.corner_error_quantile(0.5),
+        r.total.corner_error_quantile(0.99),
+    ) {
+        let known = r.total.images;
+        md += &format!(
+            "\n## Board corners\n\nCorner error (largest of the four, share of the board side) over {} found boards: median {:.2}%, 99th percentile {:.2}%, largest {:.2}%. Found with every corner within 2% of the side: {} of {known} ({:.1}%).\n",
+            r.total.corner_errors.len(),
+            median * 100.0,
+            p99 * 100.0,
+            r.total.corner_error_quantile(1.0).unwrap_or(0.0) * 100.0,
+            r.total.found_within(0.02),
+            r.total.found_within(0.02) as f64 * 100.0 / known.max(1) as f64,
+        );
     }
     md += "\n## Confusion (rows: truth, columns: predicted)\n\n|  |";
     for c in SquareClass::ALL {

@@ -30,6 +30,9 @@ pub struct OrientationDecision {
     pub confidence: f32,
 }
 
+/// Evidence (in score units) a picture needs before it is read from black's side.
+const WHITE_PRIOR: f32 = 8.0;
+
 /// Decides from a placement read as if white were at the bottom (image reading order).
 pub fn from_position(as_read: &Placement) -> OrientationDecision {
     // Where pieces stand says something only about positions that could come from a game;
@@ -59,8 +62,10 @@ pub fn from_position(as_read: &Placement) -> OrientationDecision {
         };
         score += sign * weight * centred;
     }
-    // Logistic squashing: a start position gives |score| ~ 60.
-    let p_black = 1.0 / (1.0 + (-score / 4.0).exp());
+    // Logistic squashing: a start position gives |score| ~ 60, a middlegame ~ 30, a
+    // pawn endgame ~ 15, while a random placement scatters around 0 with a spread of ~ 8.
+    // Most pictures show white at the bottom, so black needs clear evidence.
+    let p_black = 1.0 / (1.0 + (-(score - WHITE_PRIOR) / 3.0).exp());
     if (p_black - 0.5).abs() < 0.1 {
         return OrientationDecision {
             orientation: Orientation::White,
@@ -113,6 +118,15 @@ mod tests {
         assert!(d.confidence > 0.99);
         let empty_ish: Placement = "4k3/8/8/8/8/8/8/4K3".parse().unwrap();
         assert_eq!(from_position(&empty_ish).orientation, Orientation::White);
+    }
+
+    #[test]
+    fn a_small_endgame_is_enough_to_flip() {
+        let endgame: Placement = "8/5pk1/6p1/8/8/6P1/5PK1/8".parse().unwrap();
+        assert_eq!(from_position(&endgame).orientation, Orientation::White);
+        let d = from_position(&endgame.rotated_180());
+        assert_eq!(d.orientation, Orientation::Black);
+        assert!(d.confidence > 0.8, "{d:?}");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use image::{GrayImage, RgbImage};
 use serde::{Deserialize, Serialize};
 
 use crate::quad::{Homography, Point, Quad};
-use saddle::{Integral, Saddle, saddles};
+use saddle::{Integral, Kernel, Saddle, saddles};
 
 /// Board finder settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,14 +100,39 @@ struct Lattice {
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
     let (gray, fx, fy) = prepare(img, cfg.max_side);
     let integral = Integral::new(&gray);
+    // Upright corners first; a board turned by around 45 degrees only shows its corners to
+    // the diagonal kernel, which is tried when the upright one finds nothing.
+    match find_with(&integral, Kernel::Upright, (fx, fy), cfg) {
+        Ok(found) => Ok(found),
+        Err(upright) => find_with(&integral, Kernel::Diagonal, (fx, fy), cfg).map_err(|diagonal| {
+            if diagonal.best > upright.best {
+                diagonal
+            } else {
+                upright
+            }
+        }),
+    }
+}
+
+fn find_with(
+    integral: &Integral,
+    kernel: Kernel,
+    (fx, fy): (f32, f32),
+    cfg: &FinderConfig,
+) -> Result<FoundBoard, BoardNotFound> {
     let mut best: Option<Lattice> = None;
     for &q in &cfg.scales {
-        let pts = saddles(&integral, q, cfg.min_score, cfg.max_points);
+        let pts = saddles(integral, q, cfg.min_score, cfg.max_points, kernel);
         if pts.len() < cfg.min_corners {
             continue;
         }
-        if let Some(l) = best_lattice(&pts, q, cfg) {
-            let l = refine_lattice(l, &pts);
+        if let Some(l) = best_lattice(&pts, q, kernel, cfg) {
+            // The lattice grown from the best seed through a homography (it follows
+            // perspective and skips weak points off the board), unless the affine lattice
+            // of that seed explains more than a row of corners more.
+            let (l, seed) = l;
+            let grown = grow_lattice(&seed, &pts);
+            let l = if grown.count + 7 >= l.count { grown } else { l };
             let better = match &best {
                 None => true,
                 // Scales go from fine to coarse and a finer scale places corners more
@@ -132,6 +157,8 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
         best: found,
         needed: cfg.min_corners,
     })?;
+    let blur = (lattice.spacing * 0.08).max(1.0) as usize;
+    let square_contrast = square_contrast(integral, &h, blur);
     let corners = [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0]].map(|p| {
         let q = h.apply(p);
         [q[0] * fx, q[1] * fy]
@@ -142,7 +169,6 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
     }
     // A lattice of X-corners can appear by chance in noise or texture; a board also has
     // two clearly different square colours in a checker pattern.
-    let square_contrast = square_contrast(&gray, &h);
     if square_contrast < cfg.min_square_contrast {
         return Err(BoardNotFound::new(found, cfg.min_corners));
     }
@@ -153,10 +179,11 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
     })
 }
 
-/// Light/dark separation of the 64 squares: per square the mean grey level on a ring just
-/// inside its edges; then |mean(light) - mean(dark)| / (sd(light) + sd(dark) + 4).
-fn square_contrast(gray: &GrayImage, h: &Homography) -> f32 {
-    let (w, hh) = (gray.width() as f32, gray.height() as f32);
+/// Light/dark separation of the 64 squares: per square the mean grey level on a ring just inside its edges
+/// (each sample a box mean of `blur` pixels around it, so that dotted or hatched squares
+/// count by their average tone); then |mean(light) - mean(dark)| / (sd(light) + sd(dark) + 4).
+fn square_contrast(integral: &Integral, h: &Homography, blur: usize) -> f32 {
+    let (w, hh) = (integral.width(), integral.height());
     let at = [0.12f32, 0.37, 0.63, 0.88];
     let mut groups: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
     for r in 0..8 {
@@ -166,8 +193,14 @@ fn square_contrast(gray: &GrayImage, h: &Homography) -> f32 {
             for &a in &at {
                 for (u, v) in [(a, 0.12), (a, 0.88), (0.12, a), (0.88, a)] {
                     let p = h.apply([c as f32 - 1.0 + u, r as f32 - 1.0 + v]);
-                    if p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w && p[1] < hh {
-                        sum += gray.get_pixel(p[0] as u32, p[1] as u32).0[0] as f32;
+                    if p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w as f32 && p[1] < hh as f32 {
+                        let (x, y) = (p[0] as usize, p[1] as usize);
+                        sum += integral.mean(
+                            x.saturating_sub(blur),
+                            y.saturating_sub(blur),
+                            (x + blur + 1).min(w),
+                            (y + blur + 1).min(hh),
+                        );
                         n += 1.0;
                     }
                 }
@@ -186,35 +219,105 @@ fn square_contrast(gray: &GrayImage, h: &Homography) -> f32 {
     (ma - mb).abs() / (sa + sb + 4.0)
 }
 
-/// The best 7x7 lattice through the points, seeded by pairs of neighbouring corners.
-fn best_lattice(pts: &[Saddle], q: usize, cfg: &FinderConfig) -> Option<Lattice> {
+/// The best 7x7 lattice through the points. Each of the strongest points seeds lattices
+/// from pairs of its four nearest opposite-parity neighbours, which fits squashed and
+/// slanted boards, plus square lattices from each neighbour alone (when the other is
+/// hidden).
+fn best_lattice(
+    pts: &[Saddle],
+    q: usize,
+    kernel: Kernel,
+    cfg: &FinderConfig,
+) -> Option<(Lattice, Seed)> {
     let q = q as f32;
     let seeds = pts.len().min(160);
-    let mut best: Option<Lattice> = None;
+    let mut best: Option<(Lattice, Seed)> = None;
+    let mut consider = |l: Option<Lattice>, seed: Seed| {
+        // The diagonal kernel is for turned boards (both axes off the horizontal and the
+        // vertical); on an upright grid of blocks (text, tables) it answers between the
+        // blocks, which is no board.
+        let turned = |a: [f32; 2]| {
+            let (along, across) = (a[0].abs().max(a[1].abs()), a[0].abs().min(a[1].abs()));
+            across >= MIN_DIAGONAL_TURN.tan() * along
+        };
+        if kernel == Kernel::Diagonal && !(turned(seed.u) && turned(seed.v)) {
+            return;
+        }
+        if let Some(l) = l
+            && l.count >= cfg.min_corners.min(12)
+            && best.as_ref().is_none_or(|(b, _)| {
+                l.count > b.count || (l.count == b.count && l.spacing > b.spacing)
+            })
+        {
+            best = Some((l, seed));
+        }
+    };
     for a in &pts[..seeds] {
+        // The nearest opposite-parity corners at a square's distance: (distance, offset).
+        let mut near: Vec<(f32, [f32; 2])> = Vec::new();
         for b in pts {
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            // b is the next corner to the right of a (boards are within 45 degrees of upright).
-            if dx <= 0.0 || dy.abs() > dx || b.parity == a.parity {
+            if b.parity == a.parity {
                 continue;
             }
-            let s = (dx * dx + dy * dy).sqrt();
-            if s < 1.6 * q || s > 5.0 * q {
-                continue;
+            let d = [b.x - a.x, b.y - a.y];
+            let s = (d[0] * d[0] + d[1] * d[1]).sqrt();
+            if (1.6 * q..=5.0 * q).contains(&s) {
+                keep_nearest(&mut near, (s, d), 4);
             }
-            let u = [dx, dy];
-            let v = [-dy, dx];
-            if let Some(l) = lattice_from(a, u, v, pts)
-                && l.count >= cfg.min_corners.min(12)
-                && best.as_ref().is_none_or(|b| {
-                    l.count > b.count || (l.count == b.count && l.spacing > b.spacing)
-                })
-            {
-                best = Some(l);
+        }
+        for (n, &(su, u)) in near.iter().enumerate() {
+            // A square lattice from one neighbour (the other one may be hidden).
+            let (cu, cv) = upright(u, [-u[1], u[0]]);
+            consider(
+                lattice_from(a, cu, cv, pts),
+                Seed {
+                    origin: *a,
+                    u: cu,
+                    v: cv,
+                },
+            );
+            for &(sv, v) in &near[n + 1..] {
+                // Two neighbours span a slanted or squashed lattice, unless they are too
+                // unequal or too close to parallel.
+                let cross = u[0] * v[1] - u[1] * v[0];
+                if sv > 2.0 * su || su > 2.0 * sv || cross.abs() < 0.5 * su * sv {
+                    continue;
+                }
+                let (cu, cv) = if cross > 0.0 {
+                    upright(u, v)
+                } else {
+                    upright(v, u)
+                };
+                consider(
+                    lattice_from(a, cu, cv, pts),
+                    Seed {
+                        origin: *a,
+                        u: cu,
+                        v: cv,
+                    },
+                );
             }
         }
     }
     best
+}
+
+/// Keeps the `n` nearest entries of `list`.
+fn keep_nearest(list: &mut Vec<(f32, [f32; 2])>, item: (f32, [f32; 2]), n: usize) {
+    list.push(item);
+    list.sort_by(|a, b| a.0.total_cmp(&b.0));
+    list.truncate(n);
+}
+
+/// Of the four ways to name the axes of a lattice spanned by `u` and `v` (with `v` a
+/// clockwise quarter turn from `u` on screen), the one whose first axis points most to the
+/// right: boards are read within 45 degrees of upright.
+fn upright(u: [f32; 2], v: [f32; 2]) -> ([f32; 2], [f32; 2]) {
+    let neg = |p: [f32; 2]| [-p[0], -p[1]];
+    [(u, v), (v, neg(u)), (neg(u), neg(v)), (neg(v), u)]
+        .into_iter()
+        .max_by(|a, b| a.0[0].total_cmp(&b.0[0]))
+        .unwrap_or((u, v))
 }
 
 fn lattice_from(origin: &Saddle, u: [f32; 2], v: [f32; 2], pts: &[Saddle]) -> Option<Lattice> {
@@ -307,30 +410,132 @@ fn best_window(cells: &[(i32, i32, &Saddle)]) -> Lattice {
     }
 }
 
-/// Grows a lattice under perspective: the homography through its members predicts where
-/// every node lies, which catches far corners an affine seed misses; repeated until the
-/// count stops growing.
-fn refine_lattice(mut lattice: Lattice, pts: &[Saddle]) -> Lattice {
-    for _ in 0..4 {
-        let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
-        let Some(inv) = Homography::fit(&src, &dst).and_then(|h| h.inverse()) else {
-            break;
+/// Smallest turn (radians) of a board found with the diagonal kernel.
+const MIN_DIAGONAL_TURN: f32 = 15.0 * std::f32::consts::PI / 180.0;
+
+/// Weakest corner grown into a lattice, relative to the median of its corners so far.
+const WEAK_CORNER: f32 = 0.3;
+
+/// Where a lattice search started: a corner and the steps to its neighbours.
+#[derive(Clone, Copy, Debug)]
+struct Seed {
+    origin: Saddle,
+    u: [f32; 2],
+    v: [f32; 2],
+}
+
+/// Grows a lattice from its seed ring by ring: each round predicts the nodes next to the
+/// ones found (through a homography fitted to them once there are enough, so perspective
+/// is followed) and takes the nearest corner of the right parity near each prediction.
+/// Unlike one affine guess for the whole board, a step is never longer than one square, so
+/// far corners of a board in strong perspective are not assigned to the wrong node.
+fn grow_lattice(seed: &Seed, pts: &[Saddle]) -> Lattice {
+    use std::collections::BTreeMap;
+    let spacing = (seed.u[0] * seed.u[0] + seed.u[1] * seed.u[1]).sqrt();
+    let mut nodes: BTreeMap<(i32, i32), usize> = BTreeMap::new();
+    let mut used = vec![false; pts.len()];
+    if let Some(k) = pts
+        .iter()
+        .position(|p| p.x == seed.origin.x && p.y == seed.origin.y)
+    {
+        nodes.insert((0, 0), k);
+        used[k] = true;
+    }
+    let parity = |i: i32, j: i32| {
+        if (i + j).rem_euclid(2) == 0 {
+            seed.origin.parity
+        } else {
+            -seed.origin.parity
+        }
+    };
+    let affine = |i: i32, j: i32| -> Point {
+        let (i, j) = (i as f32, j as f32);
+        [
+            seed.origin.x + i * seed.u[0] + j * seed.v[0],
+            seed.origin.y + i * seed.u[1] + j * seed.v[1],
+        ]
+    };
+    for _ in 0..16 {
+        let bounds = |f: fn(&(i32, i32)) -> i32| {
+            let vals = nodes.keys().map(f);
+            (vals.clone().min().unwrap_or(0), vals.max().unwrap_or(0))
         };
-        // Parity of node (0, 0): taken from a member.
-        let Some(parity0) = lattice.members.iter().find_map(|(ij, p)| {
-            let s = pts.iter().find(|s| s.x == p[0] && s.y == p[1])?;
-            let odd = (ij[0] as i32 + ij[1] as i32).rem_euclid(2) == 1;
-            Some(if odd { -s.parity } else { s.parity })
-        }) else {
-            break;
+        let (imin, imax) = bounds(|k| k.0);
+        let (jmin, jmax) = bounds(|k| k.1);
+        let homography = if nodes.len() >= 6 && imax - imin >= 2 && jmax - jmin >= 2 {
+            let (src, dst): (Vec<Point>, Vec<Point>) = nodes
+                .iter()
+                .map(|(&(i, j), &k)| ([i as f32, j as f32], [pts[k].x, pts[k].y]))
+                .unzip();
+            Homography::fit(&src, &dst)
+        } else {
+            None
         };
-        let cells = assign(pts, |p| inv.apply([p.x, p.y]), parity0, 0.25);
-        let mut grown = best_window(&cells);
-        if grown.count <= lattice.count {
+        // Real corners of one board respond alike; a much weaker point near a predicted
+        // node is a coordinate label or frame just outside the board.
+        let mut scores: Vec<f32> = nodes.values().map(|&k| pts[k].score).collect();
+        scores.sort_by(f32::total_cmp);
+        let min_score = scores.get(scores.len() / 2).copied().unwrap_or(0.0) * WEAK_CORNER;
+        let predict = |i: i32, j: i32| match &homography {
+            Some(h) => h.apply([i as f32, j as f32]),
+            None => affine(i, j),
+        };
+        let mut added: Vec<((i32, i32), usize)> = Vec::new();
+        for i in imin - 1..=imax + 1 {
+            for j in jmin - 1..=jmax + 1 {
+                // Unknown, next to a known node, and within 9 x 9 nodes: the 7 x 7 inner
+                // corners and a ring of points just off the board (labels, frame, image
+                // edge) that the final window leaves out.
+                if nodes.contains_key(&(i, j))
+                    || imax.max(i) - imin.min(i) > 8
+                    || jmax.max(j) - jmin.min(j) > 8
+                    || !(-1..=1).any(|di| (-1..=1).any(|dj| nodes.contains_key(&(i + di, j + dj))))
+                {
+                    continue;
+                }
+                let p = predict(i, j);
+                let step = dist(p, predict(i + 1, j)).min(dist(p, predict(i, j + 1)));
+                if !step.is_finite() || step < 0.3 * spacing {
+                    continue;
+                }
+                let want = parity(i, j);
+                let nearest = pts
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, s)| !used[*k] && s.parity == want && s.score >= min_score)
+                    .map(|(k, s)| (k, dist(p, [s.x, s.y])))
+                    .min_by(|a, b| a.1.total_cmp(&b.1));
+                if let Some((k, d)) = nearest
+                    && d < 0.2 * step
+                {
+                    added.push(((i, j), k));
+                }
+            }
+        }
+        let mut grew = false;
+        for (key, k) in added {
+            if !used[k] {
+                used[k] = true;
+                nodes.insert(key, k);
+                grew = true;
+            }
+        }
+        if !grew {
             break;
         }
-        grown.spacing = lattice.spacing;
-        lattice = grown;
     }
+    // Node coordinates from -4 so that the window search (nodes -8..=8) covers them all.
+    let imin = nodes.keys().map(|k| k.0).min().unwrap_or(0);
+    let jmin = nodes.keys().map(|k| k.1).min().unwrap_or(0);
+    let cells: Vec<(i32, i32, &Saddle)> = nodes
+        .iter()
+        .map(|(&(i, j), &k)| (i - imin - 4, j - jmin - 4, &pts[k]))
+        .collect();
+    let mut lattice = best_window(&cells);
+    lattice.spacing = spacing;
     lattice
+}
+
+fn dist(a: Point, b: Point) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }

@@ -27,9 +27,19 @@ impl Integral {
         Integral { w, h, sums }
     }
 
+    /// Width of the image.
+    pub fn width(&self) -> usize {
+        self.w
+    }
+
+    /// Height of the image.
+    pub fn height(&self) -> usize {
+        self.h
+    }
+
     /// Mean of the box `[x0, x1) x [y0, y1)` (caller keeps it inside the image).
     #[inline]
-    fn mean(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> f32 {
+    pub fn mean(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> f32 {
         let s = |x: usize, y: usize| self.sums[y * (self.w + 1) + x];
         let total = s(x1, y1) + s(x0, y0) - s(x1, y0) - s(x0, y1);
         total as f32 / ((x1 - x0) * (y1 - y0)) as f32
@@ -49,25 +59,57 @@ pub struct Saddle {
     pub parity: i8,
 }
 
+/// How the four regions around a candidate corner are placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Four quadrants (top-left, top-right, bottom-right, bottom-left): boards within about
+    /// 30 degrees of upright.
+    Upright,
+    /// Four regions above, right, below and left: boards turned by about 45 degrees, where
+    /// every upright quadrant straddles two squares.
+    Diagonal,
+}
+
 /// Saddle points at quadrant size `q` pixels: response on a grid of step `q/4`, non-maximum
 /// suppression there, each maximum refined to the best pixel around it; the `limit`
 /// strongest above `min_score`. The coarse grid keeps large scales cheap: a square is at
 /// least 2q pixels, so a corner cannot hide between grid points.
-pub fn saddles(integral: &Integral, q: usize, min_score: f32, limit: usize) -> Vec<Saddle> {
+pub fn saddles(
+    integral: &Integral,
+    q: usize,
+    min_score: f32,
+    limit: usize,
+    kernel: Kernel,
+) -> Vec<Saddle> {
     let (w, h) = (integral.w, integral.h);
     let gap = q / 6;
-    let margin = q + gap;
+    let half = q / 2;
+    let margin = match kernel {
+        Kernel::Upright => q + gap,
+        Kernel::Diagonal => q + half,
+    };
     if w < 2 * margin + 2 || h < 2 * margin + 2 {
         return Vec::new();
     }
     let response = |x: usize, y: usize| -> (f32, i8) {
-        let tl = integral.mean(x - q - gap, y - q - gap, x - gap, y - gap);
-        let br = integral.mean(x + gap, y + gap, x + q + gap, y + q + gap);
-        let tr = integral.mean(x + gap, y - q - gap, x + q + gap, y - gap);
-        let bl = integral.mean(x - q - gap, y + gap, x - gap, y + q + gap);
-        let d = (tl + br - tr - bl) / 2.0;
-        let r = d.abs() - (tl - br).abs() - (tr - bl).abs();
-        (r, if d > 0.0 { 1 } else { -1 })
+        // (a, c) and (b, d) are the two pairs that should agree.
+        let (a, b, c, d) = match kernel {
+            Kernel::Upright => (
+                integral.mean(x - q - gap, y - q - gap, x - gap, y - gap),
+                integral.mean(x + gap, y - q - gap, x + q + gap, y - gap),
+                integral.mean(x + gap, y + gap, x + q + gap, y + q + gap),
+                integral.mean(x - q - gap, y + gap, x - gap, y + q + gap),
+            ),
+            Kernel::Diagonal => (
+                integral.mean(x - half, y - q - half, x + half, y - half),
+                integral.mean(x + half, y - half, x + q + half, y + half),
+                integral.mean(x - half, y + half, x + half, y + q + half),
+                integral.mean(x - q - half, y - half, x - half, y + half),
+            ),
+        };
+        let diff = (a + c - b - d) / 2.0;
+        let r = diff.abs() - (a - c).abs() - (b - d).abs();
+        (r, if diff > 0.0 { 1 } else { -1 })
     };
     let step = (q / 4).max(1);
     let xs: Vec<usize> = (margin..w - margin).step_by(step).collect();
