@@ -3,12 +3,14 @@
 //! screenshots with clutter, cropped boards, hatched book diagrams and moderate perspective.
 
 pub mod saddle;
+mod tone;
 
 use image::{GrayImage, RgbImage};
 use serde::{Deserialize, Serialize};
 
 use crate::quad::{Homography, Point, Quad};
 use saddle::{Integral, Kernel, Saddle, saddles};
+use tone::{settle_window, square_contrast};
 
 /// Board finder settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,6 +98,26 @@ struct Lattice {
     members: Vec<([f32; 2], Point)>,
 }
 
+impl Lattice {
+    /// Whether this lattice is a better board than `other`: a clearly larger board unless it
+    /// has far fewer corners (a thumbnail beside the main board, clean while the main one is
+    /// covered by arrows), otherwise more corners; on a tie the wider one (the squares rather
+    /// than a pattern inside them). Among equals the first found stays: scales go from fine
+    /// to coarse, and a finer scale places corners more precisely.
+    fn beats(&self, other: &Lattice) -> bool {
+        const LARGER: f32 = 1.4;
+        const SLACK: usize = 10;
+        if self.spacing > LARGER * other.spacing && self.count + SLACK >= other.count {
+            return true;
+        }
+        if other.spacing > LARGER * self.spacing && other.count + SLACK >= self.count {
+            return false;
+        }
+        self.count > other.count
+            || (self.count == other.count && self.spacing > 1.3 * other.spacing)
+    }
+}
+
 /// Finds the board in `img`.
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
     let (gray, fx, fy) = prepare(img, cfg.max_side);
@@ -135,10 +157,7 @@ fn find_with(
             let l = if grown.count + 7 >= l.count { grown } else { l };
             let better = match &best {
                 None => true,
-                // Scales go from fine to coarse and a finer scale places corners more
-                // precisely: on a tie only a clearly wider lattice (the real squares rather
-                // than a pattern inside them) replaces it.
-                Some(b) => l.count > b.count || (l.count == b.count && l.spacing > 1.3 * b.spacing),
+                Some(b) => l.beats(b),
             };
             if better {
                 best = Some(l);
@@ -158,9 +177,12 @@ fn find_with(
         needed: cfg.min_corners,
     })?;
     let blur = (lattice.spacing * 0.08).max(1.0) as usize;
-    let square_contrast = square_contrast(integral, &h, blur);
+    // The lattice may sit a row off the board when corners hide along one edge and labels
+    // or a frame mimic corners along the other; the squares' colours settle it.
+    let offset = settle_window(integral, &h, blur);
+    let square_contrast = square_contrast(integral, &h, offset, blur);
     let corners = [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0]].map(|p| {
-        let q = h.apply(p);
+        let q = h.apply([p[0] + offset[0], p[1] + offset[1]]);
         [q[0] * fx, q[1] * fy]
     });
     let quad = Quad(corners);
@@ -179,46 +201,6 @@ fn find_with(
     })
 }
 
-/// Light/dark separation of the 64 squares: per square the mean grey level on a ring just inside its edges
-/// (each sample a box mean of `blur` pixels around it, so that dotted or hatched squares
-/// count by their average tone); then |mean(light) - mean(dark)| / (sd(light) + sd(dark) + 4).
-fn square_contrast(integral: &Integral, h: &Homography, blur: usize) -> f32 {
-    let (w, hh) = (integral.width(), integral.height());
-    let at = [0.12f32, 0.37, 0.63, 0.88];
-    let mut groups: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
-    for r in 0..8 {
-        for c in 0..8 {
-            let mut sum = 0.0;
-            let mut n = 0.0;
-            for &a in &at {
-                for (u, v) in [(a, 0.12), (a, 0.88), (0.12, a), (0.88, a)] {
-                    let p = h.apply([c as f32 - 1.0 + u, r as f32 - 1.0 + v]);
-                    if p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w as f32 && p[1] < hh as f32 {
-                        let (x, y) = (p[0] as usize, p[1] as usize);
-                        sum += integral.mean(
-                            x.saturating_sub(blur),
-                            y.saturating_sub(blur),
-                            (x + blur + 1).min(w),
-                            (y + blur + 1).min(hh),
-                        );
-                        n += 1.0;
-                    }
-                }
-            }
-            if n > 0.0 {
-                groups[(r + c) % 2].push(sum / n);
-            }
-        }
-    }
-    let stats = |g: &[f32]| {
-        let m = g.iter().sum::<f32>() / g.len().max(1) as f32;
-        let sd = (g.iter().map(|x| (x - m).powi(2)).sum::<f32>() / g.len().max(1) as f32).sqrt();
-        (m, sd)
-    };
-    let ((ma, sa), (mb, sb)) = (stats(&groups[0]), stats(&groups[1]));
-    (ma - mb).abs() / (sa + sb + 4.0)
-}
-
 /// The best 7x7 lattice through the points. Each of the strongest points seeds lattices
 /// from pairs of its four nearest opposite-parity neighbours, which fits squashed and
 /// slanted boards, plus square lattices from each neighbour alone (when the other is
@@ -232,7 +214,7 @@ fn best_lattice(
     let q = q as f32;
     let seeds = pts.len().min(160);
     let mut best: Option<(Lattice, Seed)> = None;
-    let mut consider = |l: Option<Lattice>, seed: Seed| {
+    let consider = |best: &mut Option<(Lattice, Seed)>, l: Option<Lattice>, seed: Seed| {
         // The diagonal kernel is for turned boards (both axes off the horizontal and the
         // vertical); on an upright grid of blocks (text, tables) it answers between the
         // blocks, which is no board.
@@ -245,14 +227,19 @@ fn best_lattice(
         }
         if let Some(l) = l
             && l.count >= cfg.min_corners.min(12)
-            && best.as_ref().is_none_or(|(b, _)| {
-                l.count > b.count || (l.count == b.count && l.spacing > b.spacing)
-            })
+            && best.as_ref().is_none_or(|(b, _)| l.beats(b))
         {
-            best = Some((l, seed));
+            *best = Some((l, seed));
         }
     };
     for a in &pts[..seeds] {
+        // A corner of the best lattice so far would seed that lattice again.
+        if best
+            .as_ref()
+            .is_some_and(|(b, _)| b.members.iter().any(|(_, p)| p[0] == a.x && p[1] == a.y))
+        {
+            continue;
+        }
         // The nearest opposite-parity corners at a square's distance: (distance, offset).
         let mut near: Vec<(f32, [f32; 2])> = Vec::new();
         for b in pts {
@@ -269,6 +256,7 @@ fn best_lattice(
             // A square lattice from one neighbour (the other one may be hidden).
             let (cu, cv) = upright(u, [-u[1], u[0]]);
             consider(
+                &mut best,
                 lattice_from(a, cu, cv, pts),
                 Seed {
                     origin: *a,
@@ -289,6 +277,7 @@ fn best_lattice(
                     upright(v, u)
                 };
                 consider(
+                    &mut best,
                     lattice_from(a, cu, cv, pts),
                     Seed {
                         origin: *a,
