@@ -191,7 +191,12 @@ fn find_with(
     }
     // A lattice of X-corners can appear by chance in noise or texture; a board also has
     // two clearly different square colours in a checker pattern.
-    if square_contrast < cfg.min_square_contrast {
+    // Turned boards are rare and grids of blocks (text) look like turned boards to the
+    // diagonal kernel: they need more corners or clearer squares.
+    let weak_turned = kernel == Kernel::Diagonal
+        && lattice.count < TURNED_MIN_CORNERS
+        && square_contrast < TURNED_MIN_CONTRAST;
+    if square_contrast < cfg.min_square_contrast || weak_turned {
         return Err(BoardNotFound::new(found, cfg.min_corners));
     }
     Ok(FoundBoard {
@@ -398,6 +403,10 @@ fn best_window(cells: &[(i32, i32, &Saddle)]) -> Lattice {
         members,
     }
 }
+
+/// A board found by the diagonal kernel needs this many corners or this square contrast.
+const TURNED_MIN_CORNERS: usize = 36;
+const TURNED_MIN_CONTRAST: f32 = 1.0;
 
 /// Smallest turn (radians) of a board found with the diagonal kernel.
 const MIN_DIAGONAL_TURN: f32 = 15.0 * std::f32::consts::PI / 180.0;
