@@ -48,6 +48,21 @@ impl Quad {
         })
     }
 
+    /// The smallest interior angle in degrees (90 for a square; a board photographed at a
+    /// steep angle keeps its corners above about 55).
+    pub fn min_angle(&self) -> f32 {
+        let p = &self.0;
+        (0..4)
+            .map(|i| {
+                let (a, b, c) = (p[(i + 3) % 4], p[i], p[(i + 1) % 4]);
+                let u = [a[0] - b[0], a[1] - b[1]];
+                let v = [c[0] - b[0], c[1] - b[1]];
+                let cos = (u[0] * v[0] + u[1] * v[1]) / (dist(a, b) * dist(b, c)).max(1e-6);
+                cos.clamp(-1.0, 1.0).acos().to_degrees()
+            })
+            .fold(180.0, f32::min)
+    }
+
     /// The same quad with corners listed starting from the opposite corner: what the board
     /// looks like once turned 180 degrees in the reading order.
     pub fn rotated_180(&self) -> Quad {

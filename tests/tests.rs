@@ -3,6 +3,7 @@
 mod checkpoint;
 mod cli;
 mod fen_check;
+mod finder;
 mod piece_sources;
 mod pipeline;
 mod render;

@@ -186,7 +186,8 @@ fn find_with(
         [q[0] * fx, q[1] * fy]
     });
     let quad = Quad(corners);
-    if !quad.is_convex() {
+    // Sheared further than any photographed board: a pattern of something else.
+    if !quad.is_convex() || quad.min_angle() < MIN_CORNER_ANGLE {
         return Err(BoardNotFound::new(found, cfg.min_corners));
     }
     // A lattice of X-corners can appear by chance in noise or texture; a board also has
@@ -223,11 +224,14 @@ fn best_lattice(
         // The diagonal kernel is for turned boards (both axes off the horizontal and the
         // vertical); on an upright grid of blocks (text, tables) it answers between the
         // blocks, which is no board.
-        let turned = |a: [f32; 2]| {
-            let (along, across) = (a[0].abs().max(a[1].abs()), a[0].abs().min(a[1].abs()));
-            across >= MIN_DIAGONAL_TURN.tan() * along
+        // The upright kernel cannot see a board turned by 45 degrees, so a lattice it finds
+        // at that angle is a pattern of something else (lines of text on a turned page).
+        let turn = |a: [f32; 2]| a[0].abs().min(a[1].abs()).atan2(a[0].abs().max(a[1].abs()));
+        let fits = match kernel {
+            Kernel::Upright => turn(seed.u).max(turn(seed.v)) <= MAX_UPRIGHT_TURN,
+            Kernel::Diagonal => turn(seed.u).min(turn(seed.v)) >= MIN_DIAGONAL_TURN,
         };
-        if kernel == Kernel::Diagonal && !(turned(seed.u) && turned(seed.v)) {
+        if !fits {
             return;
         }
         if let Some(l) = l
@@ -408,8 +412,13 @@ fn best_window(cells: &[(i32, i32, &Saddle)]) -> Lattice {
 const TURNED_MIN_CORNERS: usize = 36;
 const TURNED_MIN_CONTRAST: f32 = 1.0;
 
+/// Smallest interior angle (degrees) of a found board.
+const MIN_CORNER_ANGLE: f32 = 45.0;
+
 /// Smallest turn (radians) of a board found with the diagonal kernel.
 const MIN_DIAGONAL_TURN: f32 = 15.0 * std::f32::consts::PI / 180.0;
+/// Largest turn (radians) of a board found with the upright kernel.
+const MAX_UPRIGHT_TURN: f32 = 38.0 * std::f32::consts::PI / 180.0;
 
 /// Weakest corner grown into a lattice, relative to the median of its corners so far.
 const WEAK_CORNER: f32 = 0.3;

@@ -1,0 +1,148 @@
+//! The board finder alone on photo-like pictures: boards in perspective, turned boards,
+//! printed diagrams, and pictures with no board at all.
+
+use fenscan::board::{FinderConfig, find};
+use fenscan::eval::corner_error;
+use fenscan::render::config::Effect;
+use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
+use resvg::tiny_skia::{Color, Pixmap};
+
+/// Renders `n` boards with `cfg` and counts those found with every corner within 2% of
+/// the board side; returns (found within tolerance, report of the others).
+fn found_within_tolerance(cfg: SynthConfig, seed: u64, n: u64) -> (usize, Vec<String>) {
+    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let finder = FinderConfig::default();
+    let mut ok = 0;
+    let mut report = Vec::new();
+    for i in 0..n {
+        let r = renderer.render(seed, i);
+        match find(&r.image, &finder) {
+            Ok(found) => {
+                let err = corner_error(&found.quad, &r.quad);
+                if err < 0.02 {
+                    ok += 1;
+                } else {
+                    report.push(format!("{i} ({:?}): corner error {err:.3}", r.effects));
+                }
+            }
+            Err(e) => report.push(format!("{i} ({:?}): {e}", r.effects)),
+        }
+    }
+    (ok, report)
+}
+
+fn photo_config() -> SynthConfig {
+    let mut cfg = SynthConfig::default();
+    cfg.scene.min_board = 200;
+    cfg.scene.max_board = 700;
+    cfg.scene.cropped = 0.2;
+    cfg.scene.min_board_fraction = 0.2;
+    cfg.scene.rotation.probability = 0.0;
+    cfg.scene.perspective.probability = 0.0;
+    cfg
+}
+
+#[test]
+fn boards_in_perspective_are_found() {
+    let mut cfg = photo_config();
+    cfg.scene.perspective = Effect {
+        probability: 1.0,
+        strength: 0.25,
+    };
+    let (ok, report) = found_within_tolerance(cfg, 61, 12);
+    assert!(ok >= 11, "{ok}/12 found within 2%:\n{}", report.join("\n"));
+}
+
+#[test]
+fn turned_boards_are_found() {
+    // Turned by up to 45 degrees either way, with a little perspective.
+    let mut cfg = photo_config();
+    cfg.scene.rotation = Effect {
+        probability: 1.0,
+        strength: 45.0,
+    };
+    cfg.scene.perspective = Effect {
+        probability: 1.0,
+        strength: 0.08,
+    };
+    let (ok, report) = found_within_tolerance(cfg, 62, 12);
+    assert!(ok >= 11, "{ok}/12 found within 2%:\n{}", report.join("\n"));
+}
+
+#[test]
+fn printed_diagrams_are_found() {
+    // Book themes (hatched, lined, dotted, grey), coordinates outside, on a page at an angle.
+    let mut cfg = photo_config();
+    cfg.look.book_theme = 1.0;
+    cfg.scene.perspective = Effect {
+        probability: 1.0,
+        strength: 0.15,
+    };
+    let (ok, report) = found_within_tolerance(cfg, 63, 12);
+    assert!(ok >= 11, "{ok}/12 found within 2%:\n{}", report.join("\n"));
+}
+
+/// A photo-like page: paper with uneven light, lines of text, a block of table cells and a
+/// brick wall pattern (offset rows make T-junctions, not a checker).
+fn page_without_board() -> image::RgbImage {
+    let (w, h) = (900u32, 700u32);
+    let mut pm = Pixmap::new(w, h).unwrap();
+    pm.fill(Color::from_rgba8(236, 232, 222, 255));
+    let fonts = fenscan::render::text::fonts();
+    for line in 0..18 {
+        let text = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 the Ruy Lopez";
+        let font = &fonts[line % fonts.len()];
+        fenscan::render::text::draw_text(
+            &mut pm,
+            font,
+            18.0,
+            30.0,
+            20.0 + 22.0 * line as f32,
+            [20, 20, 20],
+            text,
+        );
+    }
+    let mut img = image::RgbImage::new(w, h);
+    for (x, y, px) in img.enumerate_pixels_mut() {
+        let c = pm.pixel(x, y).unwrap().demultiply();
+        let light = 0.75 + 0.25 * (x as f32 / w as f32);
+        let mut v = [c.red(), c.green(), c.blue()].map(|v| (v as f32 * light) as u8);
+        // Table cells below the text.
+        if (430..560).contains(&y)
+            && (40..500).contains(&x)
+            && ((x - 40) % 46 < 2 || (y - 430) % 26 < 2)
+        {
+            v = [40, 40, 40];
+        }
+        // Bricks at the bottom right.
+        if y >= 580 && x >= 520 {
+            let row = (y - 580) / 24;
+            let shift = if row % 2 == 0 { 0 } else { 30 };
+            let mortar = (y - 580) % 24 < 3 || (x + shift) % 60 < 3;
+            v = if mortar {
+                [200, 200, 195]
+            } else {
+                [150, 70, 50]
+            };
+        }
+        *px = image::Rgb(v);
+    }
+    img
+}
+
+#[test]
+fn pages_without_a_board_are_rejected() {
+    let img = page_without_board();
+    let found = find(&img, &FinderConfig::default());
+    assert!(found.is_err(), "a board was reported: {found:?}");
+    // Turned a quarter and by 45 degrees (the diagonal kernel's case).
+    let turned = image::imageops::rotate90(&img);
+    assert!(find(&turned, &FinderConfig::default()).is_err());
+    let diagonal = imageproc::geometric_transformations::rotate_about_center(
+        &img,
+        std::f32::consts::FRAC_PI_4,
+        imageproc::geometric_transformations::Interpolation::Bilinear,
+        imageproc::geometric_transformations::Border::Constant(image::Rgb([236, 232, 222])),
+    );
+    assert!(find(&diagonal, &FinderConfig::default()).is_err());
+}
