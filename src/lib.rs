@@ -36,6 +36,7 @@ pub mod placement;
 pub use class::SquareClass;
 pub use fen::{Castling, Fen, FenField};
 pub use placement::Placement;
+pub mod coordinates;
 pub mod dataset;
 pub mod debug_image;
 pub mod decode;

@@ -13,6 +13,8 @@ use crate::render::Orientation;
 pub enum OrientationSource {
     /// Given by the user.
     User,
+    /// Read from the coordinate labels drawn on or around the board.
+    Coordinates,
     /// From where the pawns and kings stand.
     Position,
     /// Not enough evidence: white at the bottom assumed.

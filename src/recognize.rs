@@ -11,6 +11,7 @@ use shakmaty::{Color, Square};
 use crate::board::{FinderConfig, FoundBoard, find};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier};
+use crate::coordinates::read_coordinates;
 use crate::decode::{Change, DecodeConfig, argmax, decode};
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
@@ -186,7 +187,16 @@ impl Recognizer {
                 source: OrientationSource::User,
                 confidence: 1.0,
             },
-            None => from_position(&argmax(&as_read)),
+            None => match read_coordinates(img, &board.quad) {
+                Some(read) => OrientationDecision {
+                    orientation: read.orientation,
+                    source: OrientationSource::Coordinates,
+                    // Each agreeing label beyond the disagreeing ones halves the doubt.
+                    confidence: 1.0
+                        - 0.5f32.powi((read.agreeing - read.disagreeing).min(30) as i32 + 1),
+                },
+                None => from_position(&argmax(&as_read)),
+            },
         };
         // True squares in reading order a8..h1.
         let mut probs = [[0f32; 13]; 64];

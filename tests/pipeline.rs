@@ -40,6 +40,7 @@ fn cluttered_screenshots_are_read() {
             glare: off,
             moire: off,
             paper: off,
+            ink: off,
             ..DegradeConfig::default()
         },
         ..SynthConfig::default()

@@ -31,6 +31,7 @@ fn clean_config() -> SynthConfig {
             glare: off,
             moire: off,
             paper: off,
+            ink: off,
         },
         ..SynthConfig::default()
     };

@@ -74,20 +74,41 @@ pub struct FoundBoard {
 }
 
 /// Greyscale and shrink so the longer side is at most `max_side`; returns the scale factor
-/// from detection pixels to image pixels.
+/// from detection pixels to image pixels. One pass: each source pixel's luma (Rec. 709
+/// weights, in integers) is added to the detection pixel it falls in, then averaged.
 fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
-    let gray = image::imageops::grayscale(img);
-    let (w, h) = gray.dimensions();
-    let longest = w.max(h);
-    if longest <= max_side {
+    let (w, h) = img.dimensions();
+    let longest = w.max(h).max(1);
+    let f = (max_side as f32 / longest as f32).min(1.0);
+    let (sw, sh) = (
+        ((w as f32 * f) as u32).clamp(1, w.max(1)),
+        ((h as f32 * f) as u32).clamp(1, h.max(1)),
+    );
+    let luma = |p: &[u8]| 54 * p[0] as u32 + 183 * p[1] as u32 + 19 * p[2] as u32;
+    let raw = img.as_raw();
+    if (sw, sh) == (w, h) {
+        let gray = raw.chunks_exact(3).map(|p| (luma(p) >> 8) as u8).collect();
+        let gray = GrayImage::from_raw(w, h, gray).expect("one byte a pixel");
         return (gray, 1.0, 1.0);
     }
-    let f = max_side as f32 / longest as f32;
-    let (sw, sh) = (
-        ((w as f32 * f) as u32).max(1),
-        ((h as f32 * f) as u32).max(1),
-    );
-    let small = image::imageops::thumbnail(&gray, sw, sh);
+    let column: Vec<usize> = (0..w as u64)
+        .map(|x| (x * sw as u64 / w as u64) as usize)
+        .collect();
+    let mut sums = vec![0u64; (sw * sh) as usize];
+    let mut counts = vec![0u32; (sw * sh) as usize];
+    for (y, row) in raw.chunks_exact(3 * w as usize).enumerate() {
+        let base = (y as u64 * sh as u64 / h as u64) as usize * sw as usize;
+        for (p, &c) in row.chunks_exact(3).zip(&column) {
+            sums[base + c] += luma(p) as u64;
+            counts[base + c] += 1;
+        }
+    }
+    let gray = sums
+        .iter()
+        .zip(&counts)
+        .map(|(&s, &n)| ((s / (256 * n.max(1) as u64)).min(255)) as u8)
+        .collect();
+    let small = GrayImage::from_raw(sw, sh, gray).expect("one byte a pixel");
     (small, w as f32 / sw as f32, h as f32 / sh as f32)
 }
 

@@ -37,6 +37,23 @@ impl Integral {
         self.h
     }
 
+    /// Sums of every `q` x `q` box, indexed by its top-left corner (row length `w + 1 - q`).
+    pub fn box_sums(&self, q: usize) -> Vec<u32> {
+        let (bw, bh) = (
+            (self.w + 1).saturating_sub(q),
+            (self.h + 1).saturating_sub(q),
+        );
+        let stride = self.w + 1;
+        let mut out = Vec::with_capacity(bw * bh);
+        for y in 0..bh {
+            let (top, bottom) = (&self.sums[y * stride..], &self.sums[(y + q) * stride..]);
+            for x in 0..bw {
+                out.push((bottom[x + q] + top[x] - bottom[x] - top[x + q]) as u32);
+            }
+        }
+        out
+    }
+
     /// Mean of the box `[x0, x1) x [y0, y1)` (caller keeps it inside the image).
     #[inline]
     pub fn mean(&self, x0: usize, y0: usize, x1: usize, y1: usize) -> f32 {
@@ -91,27 +108,38 @@ pub fn saddles(
     if w < 2 * margin + 2 || h < 2 * margin + 2 {
         return Vec::new();
     }
+    let step = (q / 4).max(1);
+    // Every response reads four q x q boxes. At the fine scales, where responses are taken
+    // at every pixel, the box sums are tabulated once (4 reads a pixel instead of 16).
+    let table = (step == 1).then(|| integral.box_sums(q));
+    let table_w = w + 1 - q;
+    let area = (q * q) as f32;
+    let square = |x0: usize, y0: usize| -> f32 {
+        match &table {
+            Some(t) => t[y0 * table_w + x0] as f32 / area,
+            None => integral.mean(x0, y0, x0 + q, y0 + q),
+        }
+    };
     let response = |x: usize, y: usize| -> (f32, i8) {
         // (a, c) and (b, d) are the two pairs that should agree.
         let (a, b, c, d) = match kernel {
             Kernel::Upright => (
-                integral.mean(x - q - gap, y - q - gap, x - gap, y - gap),
-                integral.mean(x + gap, y - q - gap, x + q + gap, y - gap),
-                integral.mean(x + gap, y + gap, x + q + gap, y + q + gap),
-                integral.mean(x - q - gap, y + gap, x - gap, y + q + gap),
+                square(x - q - gap, y - q - gap),
+                square(x + gap, y - q - gap),
+                square(x + gap, y + gap),
+                square(x - q - gap, y + gap),
             ),
             Kernel::Diagonal => (
-                integral.mean(x - half, y - q - half, x + half, y - half),
-                integral.mean(x + half, y - half, x + q + half, y + half),
-                integral.mean(x - half, y + half, x + half, y + q + half),
-                integral.mean(x - q - half, y - half, x - half, y + half),
+                square(x - half, y - q - half),
+                square(x + half, y - half),
+                square(x - half, y + half),
+                square(x - q - half, y - half),
             ),
         };
         let diff = (a + c - b - d) / 2.0;
         let r = diff.abs() - (a - c).abs() - (b - d).abs();
         (r, if diff > 0.0 { 1 } else { -1 })
     };
-    let step = (q / 4).max(1);
     let xs: Vec<usize> = (margin..w - margin).step_by(step).collect();
     let ys: Vec<usize> = (margin..h - margin).step_by(step).collect();
     let (gw, gh) = (xs.len(), ys.len());

@@ -158,6 +158,9 @@ pub struct DegradeConfig {
     pub moire: Effect,
     /// Paper texture (low-frequency blotches and grain); strength = amplitude (0.12).
     pub paper: Effect,
+    /// Ink spread, as in print: dark strokes thicken (white pieces get heavy outlines);
+    /// strength = largest spread as a share of a square (0.03; under a pixel: no effect).
+    pub ink: Effect,
 }
 
 impl Default for DegradeConfig {
@@ -172,6 +175,7 @@ impl Default for DegradeConfig {
             glare: effect(0.06, 0.6),
             moire: effect(0.04, 0.12),
             paper: effect(0.08, 0.12),
+            ink: effect(0.15, 0.03),
         }
     }
 }
@@ -201,6 +205,7 @@ impl SynthConfig {
                 self.positions.random_placement,
             ),
             ("positions.thinned_game", self.positions.thinned_game),
+            ("degrade.ink.probability", self.degrade.ink.probability),
             ("look.random_theme", self.look.random_theme),
             ("look.book_theme", self.look.book_theme),
             ("look.black_bottom", self.look.black_bottom),

@@ -16,6 +16,13 @@ pub fn degrade(
     rng: &mut impl Rng,
 ) -> Vec<String> {
     let mut applied = Vec::new();
+    if rng.random_bool(cfg.ink.probability) {
+        let radius = (rng.random_range(0.0..=cfg.ink.strength.max(0.0)) * cell).round();
+        if radius >= 1.0 {
+            ink_spread(img, radius as u32);
+            applied.push(format!("ink:{radius:.0}px"));
+        }
+    }
     if rng.random_bool(cfg.rescale.probability) && cell > cfg.rescale.strength + 1.0 {
         let target = rng.random_range(cfg.rescale.strength..cell);
         let f = target / cell;
@@ -222,4 +229,37 @@ fn upscale(small: &RgbImage, w: u32, h: u32, nearest: bool) -> RgbImage {
             Rgb(sample_bilinear(small, fx - 0.5, fy - 0.5).map(to_u8))
         }
     })
+}
+
+/// Darkest value within `radius` pixels (a square window), per channel: dark strokes and
+/// shapes grow by `radius`, the way ink spreads on paper.
+fn ink_spread(img: &mut RgbImage, radius: u32) {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let r = radius as usize;
+    let src = img.as_raw().clone();
+    // Rows, then columns (a square window is separable for min).
+    let mut rows = vec![0u8; src.len()];
+    for y in 0..h {
+        for x in 0..w {
+            let (x0, x1) = (x.saturating_sub(r), (x + r + 1).min(w));
+            for c in 0..3 {
+                rows[(y * w + x) * 3 + c] = (x0..x1)
+                    .map(|xx| src[(y * w + xx) * 3 + c])
+                    .min()
+                    .unwrap_or(0);
+            }
+        }
+    }
+    let out = img.as_mut();
+    for y in 0..h {
+        let (y0, y1) = (y.saturating_sub(r), (y + r + 1).min(h));
+        for x in 0..w {
+            for c in 0..3 {
+                out[(y * w + x) * 3 + c] = (y0..y1)
+                    .map(|yy| rows[(yy * w + x) * 3 + c])
+                    .min()
+                    .unwrap_or(0);
+            }
+        }
+    }
 }

@@ -1,0 +1,91 @@
+//! The board finder on photo-like boards: the fixed perspective set of
+//! `data/configs/perspective.json` (seed 7, the project's own piece set: perspective up to a
+//! quarter of the side, half of the boards turned up to 45 degrees, clutter, the default
+//! degradations), corner error and found rate; then the time per 12-megapixel photo.
+//!
+//! `cargo bench --bench finder [-- COUNT]` (default 300 boards)
+
+use std::path::Path;
+use std::time::Instant;
+
+use fenscan::board::{FinderConfig, find};
+use fenscan::classifier::Backend;
+use fenscan::eval::corner_error;
+use fenscan::recognize::{RecognizeOptions, Recognizer};
+use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
+use rayon::prelude::*;
+
+fn main() {
+    let count: u64 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(300);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("data/configs/perspective.json")).expect("config");
+    let cfg: SynthConfig = serde_json::from_str(&text).expect("config parses");
+    let renderer =
+        Renderer::new(vec![PieceSet::load(&builtin_dir()).expect("pieces")], cfg).expect("config");
+    let finder = FinderConfig::default();
+    // (corner error or None when not found, milliseconds)
+    let results: Vec<(Option<f32>, f64)> = (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let r = renderer.render(7, i);
+            let t = Instant::now();
+            let found = find(&r.image, &finder).ok();
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            (found.map(|f| corner_error(&f.quad, &r.quad)), ms)
+        })
+        .collect();
+    let mut errors: Vec<f32> = results.iter().filter_map(|r| r.0).collect();
+    errors.sort_by(f32::total_cmp);
+    let pct = |q: f64| {
+        errors[((q * errors.len() as f64).ceil() as usize).clamp(1, errors.len()) - 1] * 100.0
+    };
+    let within = errors.iter().filter(|&&e| e < 0.02).count();
+    println!(
+        "| perspective set, {count} boards | found {} | within 2% of the side {} ({:.1}%) |",
+        errors.len(),
+        within,
+        within as f64 * 100.0 / count as f64
+    );
+    if !errors.is_empty() {
+        println!(
+            "| corner error (share of the side) | median {:.2}% | 99th percentile {:.2}% |",
+            pct(0.5),
+            pct(0.99)
+        );
+    }
+
+    // A 12-megapixel photo: a perspective render scaled up to 4000 x 3000.
+    let rec =
+        Recognizer::load(&root.join("checkpoints/default"), Backend::Flex).expect("checkpoint");
+    let photos: Vec<image::RgbImage> = (0..5)
+        .map(|i| {
+            let r = renderer.render(8, i);
+            image::imageops::resize(&r.image, 4000, 3000, image::imageops::FilterType::Triangle)
+        })
+        .collect();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let (mut find_ms, mut all_ms) = (Vec::new(), Vec::new());
+    one.install(|| {
+        for p in &photos {
+            let t = Instant::now();
+            let _ = find(p, &finder);
+            find_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            let t = Instant::now();
+            let _ = rec.recognize(p, &RecognizeOptions::default());
+            all_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+    });
+    find_ms.sort_by(f64::total_cmp);
+    all_ms.sort_by(f64::total_cmp);
+    println!(
+        "| 12 MP photo, one thread, decoded | find board: median {:.0} ms | whole pipeline: median {:.0} ms |",
+        find_ms[find_ms.len() / 2],
+        all_ms[all_ms.len() / 2]
+    );
+}

@@ -1,0 +1,416 @@
+//! Which side is at the bottom, read from the board's coordinate labels (a..h, 1..8), inside
+//! the edge squares (lichess, chess.com) or outside the frame (books). A board seen from
+//! white's side shows `a` at the left and `8` at the top; from black's side `h` and `1`.
+//!
+//! Each label spot (the corners of the edge squares, the margin beside each edge square)
+//! is cut from the straightened board; ink that stands apart from its background and stays
+//! clear of the spot's inner sides (so a piece reaching into the corner is not a label) is
+//! matched against the 16 characters drawn in the embedded DejaVu faces. The two
+//! orientations predict different characters at every spot; the one the readings agree
+//! with wins, when enough of them do.
+
+use std::sync::OnceLock;
+
+use image::RgbImage;
+use resvg::tiny_skia::{Color, Pixmap};
+
+use crate::quad::Quad;
+use crate::render::Orientation;
+use crate::render::text::{draw_text, fonts};
+use crate::squares::sample_bilinear;
+
+/// Pixels per square of the straightened board the labels are read on (labels are about a
+/// fifth of a square high).
+const SQUARE: usize = 64;
+/// Least grey-level difference between a label and its background (lichess draws labels
+/// in the other square colour, which on some themes is close).
+const MIN_INK_CONTRAST: i32 = 25;
+/// Margin read around the board, in squares.
+const MARGIN: f32 = 0.7;
+/// Groups of label spots (4 edges x (4 corners + outside)).
+const GROUPS: usize = 20;
+/// Fewest labels of one group that must agree.
+const MIN_AGREEING: usize = 3;
+/// Squares smaller than this (image pixels) have labels too small to read.
+const MIN_SQUARE: f32 = 20.0;
+/// Least correlation of a label with its best template.
+const MIN_MATCH: f32 = 0.45;
+/// Side of the normalised glyph.
+const GLYPH: usize = 16;
+/// The labels.
+const LABELS: &str = "abcdefgh12345678";
+
+/// What the labels say.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoordinateReading {
+    /// Which side is at the bottom.
+    pub orientation: Orientation,
+    /// Labels that agree with it.
+    pub agreeing: usize,
+    /// Labels that agree with the other side.
+    pub disagreeing: usize,
+}
+
+/// Reads the coordinate labels around the board `quad` in `img`; `None` when too few
+/// labels are legible to decide.
+pub fn read_coordinates(img: &RgbImage, quad: &Quad) -> Option<CoordinateReading> {
+    if quad.mean_side() / 8.0 < MIN_SQUARE {
+        return None;
+    }
+    let board = Straightened::new(img, quad)?;
+    let templates = templates();
+    // Votes (white, black) per group of spots: a label style puts every label of an edge
+    // at the same place in its square, while stray matches (piece details, hatching)
+    // scatter over the groups.
+    let mut votes = [[0usize; 2]; GROUPS];
+    for spot in spots() {
+        let Some(glyph) = glyph_at(&board, spot.rect) else {
+            continue;
+        };
+        let Some(label) = best_label(&glyph, templates, spot.digit) else {
+            continue;
+        };
+        if label == spot.white {
+            votes[spot.group][0] += 1;
+        } else if label == spot.black {
+            votes[spot.group][1] += 1;
+        }
+    }
+    let total = votes.iter().fold([0, 0], |t, v| [t[0] + v[0], t[1] + v[1]]);
+    let (side, group) = (0..GROUPS)
+        .flat_map(|g| [(0, g), (1, g)])
+        .max_by_key(|&(side, g)| (votes[g][side], usize::MAX - votes[g][1 - side]))?;
+    let (agreeing, disagreeing) = (votes[group][side], votes[group][1 - side]);
+    // Enough labels in one group, three times as many as for the other side there, and the
+    // other side not ahead overall.
+    let decided =
+        agreeing >= MIN_AGREEING && agreeing >= 3 * disagreeing && total[side] >= total[1 - side];
+    decided.then_some(CoordinateReading {
+        orientation: if side == 0 {
+            Orientation::White
+        } else {
+            Orientation::Black
+        },
+        agreeing,
+        disagreeing: total[1 - side],
+    })
+}
+
+/// The board and a margin around it, seen straight: grey level at straightened pixel
+/// coordinates (`SQUARE` pixels a square, the board from `MARGIN` squares in).
+struct Straightened<'a> {
+    img: &'a RgbImage,
+    h: crate::quad::Homography,
+}
+
+impl<'a> Straightened<'a> {
+    fn new(img: &'a RgbImage, quad: &Quad) -> Option<Straightened<'a>> {
+        Some(Straightened {
+            img,
+            h: quad.homography()?,
+        })
+    }
+
+    fn gray(&self, x: usize, y: usize) -> u8 {
+        let offset = MARGIN * SQUARE as f32;
+        let u = (x as f32 + 0.5 - offset) / (8 * SQUARE) as f32;
+        let v = (y as f32 + 0.5 - offset) / (8 * SQUARE) as f32;
+        let p = self.h.apply([u, v]);
+        let [r, g, b] = sample_bilinear(self.img, p[0] - 0.5, p[1] - 0.5);
+        (0.2126 * r + 0.7152 * g + 0.0722 * b).clamp(0.0, 255.0) as u8
+    }
+}
+
+/// A place a label may be, and what each orientation expects there.
+struct Spot {
+    /// `[x0, y0, x1, y1]` in straightened pixels.
+    rect: [usize; 4],
+    /// Edge (bottom, top, left, right) x place (four corners, outside): `0..GROUPS`.
+    group: usize,
+    /// A rank digit (left and right edges) rather than a file letter.
+    digit: bool,
+    white: char,
+    black: char,
+}
+
+/// Every label spot: four corners of each edge square, and the margin cell beside it.
+fn spots() -> Vec<Spot> {
+    let s = SQUARE;
+    let m = (MARGIN * s as f32) as usize;
+    let corner = s / 2;
+    // Corner boxes start a little inside the square, clear of its edge lines.
+    let inset = 0;
+    let files = |k: usize| (char::from(b'a' + k as u8), char::from(b'h' - k as u8));
+    let ranks = |k: usize| (char::from(b'8' - k as u8), char::from(b'1' + k as u8));
+    let mut out = Vec::new();
+    for k in 0..8 {
+        let x0 = m + k * s;
+        let y0 = m + k * s;
+        let (fw, fb) = files(k);
+        let (rw, rb) = ranks(k);
+        // Bottom and top rows: file letters, inside the square's corners and in the margin.
+        for (edge, (row_y, outside_y)) in [(m + 7 * s, m + 8 * s), (m, 0)].into_iter().enumerate() {
+            for (place, (cx, cy)) in corners(s, corner, inset).into_iter().enumerate() {
+                out.push(Spot {
+                    rect: [x0 + cx, row_y + cy, x0 + cx + corner, row_y + cy + corner],
+                    group: edge * 5 + place,
+                    digit: false,
+                    white: fw,
+                    black: fb,
+                });
+            }
+            out.push(Spot {
+                rect: [x0, outside_y, x0 + s, outside_y + m],
+                group: edge * 5 + 4,
+                digit: false,
+                white: fw,
+                black: fb,
+            });
+        }
+        // Left and right columns: rank digits.
+        for (edge, (col_x, outside_x)) in [(m, 0), (m + 7 * s, m + 8 * s)].into_iter().enumerate() {
+            for (place, (cx, cy)) in corners(s, corner, inset).into_iter().enumerate() {
+                out.push(Spot {
+                    rect: [col_x + cx, y0 + cy, col_x + cx + corner, y0 + cy + corner],
+                    group: (edge + 2) * 5 + place,
+                    digit: true,
+                    white: rw,
+                    black: rb,
+                });
+            }
+            out.push(Spot {
+                rect: [outside_x, y0, outside_x + m, y0 + s],
+                group: (edge + 2) * 5 + 4,
+                digit: true,
+                white: rw,
+                black: rb,
+            });
+        }
+    }
+    out
+}
+
+/// Offsets of the four corner boxes of side `corner` in a square of side `s`.
+fn corners(s: usize, corner: usize, inset: usize) -> [(usize, usize); 4] {
+    let far = s - corner - inset;
+    [(inset, inset), (far, inset), (inset, far), (far, far)]
+}
+
+/// The ink in `rect`, normalised to `GLYPH` x `GLYPH` (aspect kept, centred), when it
+/// looks like one label: clearly darker or lighter than the spot's background, a small
+/// share of it, and not touching the spot's edges (a piece or a neighbouring square would).
+fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec<f32>> {
+    let [x0, y0, x1, y1] = rect;
+    let (w, h) = (x1 - x0, y1 - y0);
+    let mut values: Vec<u8> = Vec::with_capacity(w * h);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            values.push(board.gray(x, y));
+        }
+    }
+    let mut sorted = values.clone();
+    sorted.sort_unstable();
+    let background = sorted[sorted.len() / 2] as i32;
+    // Ink is on the side of the background away from the spot's extremes.
+    let (dark, light) = (
+        sorted[sorted.len() / 50] as i32,
+        sorted[sorted.len() - 1 - sorted.len() / 50] as i32,
+    );
+    let ink_is_dark = background - dark >= light - background;
+    let contrast = if ink_is_dark {
+        background - dark
+    } else {
+        light - background
+    };
+    if contrast < MIN_INK_CONTRAST {
+        return None;
+    }
+    let threshold = contrast / 2;
+    let ink: Vec<bool> = values
+        .iter()
+        .map(|&v| {
+            let d = if ink_is_dark {
+                background - v as i32
+            } else {
+                v as i32 - background
+            };
+            d > threshold
+        })
+        .collect();
+    // Ink connected to the spot's border is something larger passing through (a piece,
+    // the frame, the page beyond the margin): only what stands free is a label.
+    let ink = free_standing(&ink, w, h);
+    let count = ink.iter().filter(|&&b| b).count();
+    if count < 8 || count * 3 > w * h {
+        return None;
+    }
+    let (mut bx0, mut by0, mut bx1, mut by1) = (w, h, 0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            if ink[y * w + x] {
+                bx0 = bx0.min(x);
+                by0 = by0.min(y);
+                bx1 = bx1.max(x + 1);
+                by1 = by1.max(y + 1);
+            }
+        }
+    }
+    let (gw, gh) = (bx1 - bx0, by1 - by0);
+    // A label is small.
+    if gh < 5 || gh * 10 > h * 9 || gw * 10 > w * 9 {
+        return None;
+    }
+    Some(normalise(&ink, w, [bx0, by0, bx1, by1]))
+}
+
+/// The ink pixels not connected (8-neighbours) to the border of the `w` x `h` box.
+fn free_standing(ink: &[bool], w: usize, h: usize) -> Vec<bool> {
+    let mut keep = ink.to_vec();
+    let mut stack: Vec<usize> = (0..w)
+        .flat_map(|x| [x, (h - 1) * w + x])
+        .chain((0..h).flat_map(|y| [y * w, y * w + w - 1]))
+        .filter(|&i| ink[i])
+        .collect();
+    while let Some(i) = stack.pop() {
+        if !keep[i] {
+            continue;
+        }
+        keep[i] = false;
+        let (x, y) = ((i % w) as i64, (i / w) as i64);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx >= 0 && ny >= 0 && (nx as usize) < w && (ny as usize) < h {
+                    let j = ny as usize * w + nx as usize;
+                    if keep[j] {
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+    }
+    keep
+}
+
+/// Scales the ink inside `bbox` to fit `GLYPH` x `GLYPH`, centred, as coverage 0..=1.
+fn normalise(ink: &[bool], width: usize, bbox: [usize; 4]) -> Vec<f32> {
+    let [x0, y0, x1, y1] = bbox;
+    let (gw, gh) = ((x1 - x0) as f32, (y1 - y0) as f32);
+    let scale = GLYPH as f32 / gw.max(gh);
+    let (ox, oy) = (
+        (GLYPH as f32 - gw * scale) / 2.0,
+        (GLYPH as f32 - gh * scale) / 2.0,
+    );
+    let mut out = vec![0f32; GLYPH * GLYPH];
+    let mut hits = vec![0f32; GLYPH * GLYPH];
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let gx = (ox + (x - x0) as f32 * scale + scale / 2.0) as usize;
+            let gy = (oy + (y - y0) as f32 * scale + scale / 2.0) as usize;
+            if gx < GLYPH && gy < GLYPH {
+                hits[gy * GLYPH + gx] += 1.0;
+                if ink[y * width + x] {
+                    out[gy * GLYPH + gx] += 1.0;
+                }
+            }
+        }
+    }
+    for (o, h) in out.iter_mut().zip(&hits) {
+        if *h > 0.0 {
+            *o /= h;
+        }
+    }
+    blur(&out)
+}
+
+/// A 3x3 box blur, so that strokes a pixel apart still overlap.
+fn blur(g: &[f32]) -> Vec<f32> {
+    let mut out = vec![0f32; g.len()];
+    for y in 0..GLYPH {
+        for x in 0..GLYPH {
+            let mut s = 0.0;
+            let mut n = 0.0;
+            for dy in -1i32..=1 {
+                for dx in -1i32..=1 {
+                    let (xx, yy) = (x as i32 + dx, y as i32 + dy);
+                    if (0..GLYPH as i32).contains(&xx) && (0..GLYPH as i32).contains(&yy) {
+                        s += g[yy as usize * GLYPH + xx as usize];
+                        n += 1.0;
+                    }
+                }
+            }
+            out[y * GLYPH + x] = s / n;
+        }
+    }
+    out
+}
+
+/// The label whose templates match `glyph` best (digits or letters only), when the match
+/// is good and clearly better than the best other label.
+fn best_label(glyph: &[f32], templates: &[(char, Vec<f32>)], digit: bool) -> Option<char> {
+    let mut best: Vec<(char, f32)> = Vec::new();
+    for (c, t) in templates {
+        if c.is_ascii_digit() != digit {
+            continue;
+        }
+        let score = correlation(glyph, t);
+        match best.iter_mut().find(|(k, _)| k == c) {
+            Some(entry) => entry.1 = entry.1.max(score),
+            None => best.push((*c, score)),
+        }
+    }
+    best.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (first, second) = (best.first()?, best.get(1)?);
+    (first.1 >= MIN_MATCH && first.1 - second.1 >= 0.05).then_some(first.0)
+}
+
+/// Normalised cross-correlation.
+fn correlation(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len() as f32;
+    let (ma, mb) = (a.iter().sum::<f32>() / n, b.iter().sum::<f32>() / n);
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        ab += (x - ma) * (y - mb);
+        aa += (x - ma) * (x - ma);
+        bb += (y - mb) * (y - mb);
+    }
+    ab / (aa * bb).sqrt().max(1e-6)
+}
+
+/// The 16 labels in each embedded face, normalised like the glyphs read (built once).
+fn templates() -> &'static [(char, Vec<f32>)] {
+    static TEMPLATES: OnceLock<Vec<(char, Vec<f32>)>> = OnceLock::new();
+    TEMPLATES.get_or_init(|| {
+        let mut out = Vec::new();
+        for font in fonts() {
+            for c in LABELS.chars() {
+                let size = 64usize;
+                let Some(mut pm) = Pixmap::new(size as u32, size as u32) else {
+                    continue;
+                };
+                pm.fill(Color::WHITE);
+                draw_text(&mut pm, &font, 40.0, 12.0, 8.0, [0, 0, 0], &c.to_string());
+                let ink: Vec<bool> = pm
+                    .pixels()
+                    .iter()
+                    .map(|p| p.demultiply().red() < 128)
+                    .collect();
+                let (mut x0, mut y0, mut x1, mut y1) = (size, size, 0, 0);
+                for y in 0..size {
+                    for x in 0..size {
+                        if ink[y * size + x] {
+                            x0 = x0.min(x);
+                            y0 = y0.min(y);
+                            x1 = x1.max(x + 1);
+                            y1 = y1.max(y + 1);
+                        }
+                    }
+                }
+                if x1 > x0 && y1 > y0 {
+                    out.push((c, normalise(&ink, size, [x0, y0, x1, y1])));
+                }
+            }
+        }
+        out
+    })
+}
