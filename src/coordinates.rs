@@ -111,13 +111,26 @@ impl<'a> Straightened<'a> {
         })
     }
 
-    fn gray(&self, x: usize, y: usize) -> u8 {
+    /// Grey levels of straightened row `y` from `x0` to `x1` (exclusive). Positions are
+    /// mapped through the homography at the two ends and interpolated between them: a
+    /// label spot is far too small for perspective to bend a row.
+    fn gray_row(&self, y: usize, x0: usize, x1: usize, out: &mut Vec<u8>) {
         let offset = MARGIN * SQUARE as f32;
-        let u = (x as f32 + 0.5 - offset) / (8 * SQUARE) as f32;
-        let v = (y as f32 + 0.5 - offset) / (8 * SQUARE) as f32;
-        let p = self.h.apply([u, v]);
-        let [r, g, b] = sample_bilinear(self.img, p[0] - 0.5, p[1] - 0.5);
-        (0.2126 * r + 0.7152 * g + 0.0722 * b).clamp(0.0, 255.0) as u8
+        let board = (8 * SQUARE) as f32;
+        let at = |x: usize| {
+            self.h.apply([
+                (x as f32 + 0.5 - offset) / board,
+                (y as f32 + 0.5 - offset) / board,
+            ])
+        };
+        let (a, b) = (at(x0), at(x1));
+        let n = (x1 - x0) as f32;
+        for k in 0..x1 - x0 {
+            let t = k as f32 / n;
+            let (px, py) = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
+            let [r, g, b] = sample_bilinear(self.img, px - 0.5, py - 0.5);
+            out.push((0.2126 * r + 0.7152 * g + 0.0722 * b).clamp(0.0, 255.0) as u8);
+        }
     }
 }
 
@@ -204,18 +217,26 @@ fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec<f32>> {
     let (w, h) = (x1 - x0, y1 - y0);
     let mut values: Vec<u8> = Vec::with_capacity(w * h);
     for y in y0..y1 {
-        for x in x0..x1 {
-            values.push(board.gray(x, y));
-        }
+        board.gray_row(y, x0, x1, &mut values);
     }
-    let mut sorted = values.clone();
-    sorted.sort_unstable();
-    let background = sorted[sorted.len() / 2] as i32;
+    // Tone histogram: median (the background) and the 2nd and 98th percentiles.
+    let mut histogram = [0usize; 256];
+    for &v in &values {
+        histogram[v as usize] += 1;
+    }
+    let percentile = |q: usize| {
+        let target = (values.len() * q / 100).min(values.len() - 1);
+        let mut seen = 0;
+        (0..256)
+            .find(|&v| {
+                seen += histogram[v];
+                seen > target
+            })
+            .unwrap_or(255) as i32
+    };
+    let background = percentile(50);
     // Ink is on the side of the background away from the spot's extremes.
-    let (dark, light) = (
-        sorted[sorted.len() / 50] as i32,
-        sorted[sorted.len() - 1 - sorted.len() / 50] as i32,
-    );
+    let (dark, light) = (percentile(2), percentile(98));
     let ink_is_dark = background - dark >= light - background;
     let contrast = if ink_is_dark {
         background - dark
@@ -260,7 +281,7 @@ fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec<f32>> {
     if gh < 5 || gh * 10 > h * 9 || gw * 10 > w * 9 {
         return None;
     }
-    Some(normalise(&ink, w, [bx0, by0, bx1, by1]))
+    Some(standardise(normalise(&ink, w, [bx0, by0, bx1, by1])))
 }
 
 /// The ink pixels not connected (8-neighbours) to the border of the `w` x `h` box.
@@ -364,17 +385,18 @@ fn best_label(glyph: &[f32], templates: &[(char, Vec<f32>)], digit: bool) -> Opt
     (first.1 >= MIN_MATCH && first.1 - second.1 >= 0.05).then_some(first.0)
 }
 
-/// Normalised cross-correlation.
+/// Zero mean and unit length, so that correlation is a dot product.
+fn standardise(mut v: Vec<f32>) -> Vec<f32> {
+    let mean = v.iter().sum::<f32>() / v.len() as f32;
+    v.iter_mut().for_each(|x| *x -= mean);
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+    v.iter_mut().for_each(|x| *x /= norm);
+    v
+}
+
+/// Normalised cross-correlation of two standardised vectors.
 fn correlation(a: &[f32], b: &[f32]) -> f32 {
-    let n = a.len() as f32;
-    let (ma, mb) = (a.iter().sum::<f32>() / n, b.iter().sum::<f32>() / n);
-    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        ab += (x - ma) * (y - mb);
-        aa += (x - ma) * (x - ma);
-        bb += (y - mb) * (y - mb);
-    }
-    ab / (aa * bb).sqrt().max(1e-6)
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// The 16 labels in each embedded face, normalised like the glyphs read (built once).
@@ -407,7 +429,7 @@ fn templates() -> &'static [(char, Vec<f32>)] {
                     }
                 }
                 if x1 > x0 && y1 > y0 {
-                    out.push((c, normalise(&ink, size, [x0, y0, x1, y1])));
+                    out.push((c, standardise(normalise(&ink, size, [x0, y0, x1, y1]))));
                 }
             }
         }

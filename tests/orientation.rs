@@ -4,9 +4,7 @@
 
 use fenscan::coordinates::read_coordinates;
 use fenscan::render::config::{DegradeConfig, Effect, OverlayConfig};
-use fenscan::render::{
-    Coordinates, Orientation, PieceSet, Renderer, SynthConfig, pieces::builtin_dir,
-};
+use fenscan::render::{Coordinates, PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 
 fn config(inside: f64, outside: f64) -> SynthConfig {
     let off = Effect {

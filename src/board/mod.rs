@@ -357,12 +357,12 @@ fn lattice_from(origin: &Saddle, u: [f32; 2], v: [f32; 2], pts: &[Saddle]) -> Op
 /// Points whose lattice coordinates (by `to_lattice`) lie within `tol` of a node near the
 /// 7x7 inner lattice and whose parity fits the checker pattern (lattice (0, 0) has
 /// `parity0`).
-fn assign<'a>(
-    pts: &'a [Saddle],
+fn assign(
+    pts: &[Saddle],
     to_lattice: impl Fn(&Saddle) -> [f32; 2],
     parity0: i8,
     tol: f32,
-) -> Vec<(i32, i32, &'a Saddle)> {
+) -> Vec<(i32, i32, &Saddle)> {
     let mut cells = Vec::new();
     for p in pts {
         let [a, b] = to_lattice(p);
