@@ -265,23 +265,26 @@ fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec<f32>> {
     if count < 8 || count * 3 > w * h {
         return None;
     }
-    let (mut bx0, mut by0, mut bx1, mut by1) = (w, h, 0, 0);
-    for y in 0..h {
-        for x in 0..w {
-            if ink[y * w + x] {
-                bx0 = bx0.min(x);
-                by0 = by0.min(y);
-                bx1 = bx1.max(x + 1);
-                by1 = by1.max(y + 1);
-            }
-        }
-    }
+    let [bx0, by0, bx1, by1] = ink_bounds(&ink, w, h)?;
     let (gw, gh) = (bx1 - bx0, by1 - by0);
     // A label is small.
     if gh < 5 || gh * 10 > h * 9 || gw * 10 > w * 9 {
         return None;
     }
     Some(standardise(normalise(&ink, w, [bx0, by0, bx1, by1])))
+}
+
+/// The bounding box `[x0, y0, x1, y1]` (exclusive ends) of the ink in a `w` x `h` mask.
+fn ink_bounds(ink: &[bool], w: usize, h: usize) -> Option<[usize; 4]> {
+    let mut b = [w, h, 0, 0];
+    for y in 0..h {
+        for x in 0..w {
+            if ink[y * w + x] {
+                b = [b[0].min(x), b[1].min(y), b[2].max(x + 1), b[3].max(y + 1)];
+            }
+        }
+    }
+    (b[2] > b[0] && b[3] > b[1]).then_some(b)
 }
 
 /// The ink pixels not connected (8-neighbours) to the border of the `w` x `h` box.
@@ -417,19 +420,8 @@ fn templates() -> &'static [(char, Vec<f32>)] {
                     .iter()
                     .map(|p| p.demultiply().red() < 128)
                     .collect();
-                let (mut x0, mut y0, mut x1, mut y1) = (size, size, 0, 0);
-                for y in 0..size {
-                    for x in 0..size {
-                        if ink[y * size + x] {
-                            x0 = x0.min(x);
-                            y0 = y0.min(y);
-                            x1 = x1.max(x + 1);
-                            y1 = y1.max(y + 1);
-                        }
-                    }
-                }
-                if x1 > x0 && y1 > y0 {
-                    out.push((c, standardise(normalise(&ink, size, [x0, y0, x1, y1]))));
+                if let Some(bounds) = ink_bounds(&ink, size, size) {
+                    out.push((c, standardise(normalise(&ink, size, bounds))));
                 }
             }
         }

@@ -3,27 +3,15 @@
 //! give no reading (the position decides then).
 
 use fenscan::coordinates::read_coordinates;
-use fenscan::render::config::{DegradeConfig, Effect, OverlayConfig};
+use fenscan::render::config::OverlayConfig;
 use fenscan::render::{Coordinates, PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 
+use crate::util::screenshot_degradations;
+
 fn config(inside: f64, outside: f64) -> SynthConfig {
-    let off = Effect {
-        probability: 0.0,
-        strength: 0.0,
-    };
     let mut cfg = SynthConfig {
         overlays: OverlayConfig::NONE,
-        degrade: DegradeConfig {
-            rescale: off,
-            blur: off,
-            noise: off,
-            lighting: off,
-            glare: off,
-            moire: off,
-            paper: off,
-            ink: off,
-            ..DegradeConfig::default()
-        },
+        degrade: screenshot_degradations(),
         ..SynthConfig::default()
     };
     cfg.scene.min_board = 400;

@@ -5,10 +5,9 @@ use std::path::Path;
 
 use fenscan::classifier::Backend;
 use fenscan::recognize::{RecognizeOptions, Recognizer};
-use fenscan::render::config::{DegradeConfig, Effect};
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 
-use crate::util::{TempDir, assert_exit, run_bin};
+use crate::util::{TempDir, assert_exit, run_bin, screenshot_degradations};
 
 fn shipped() -> Recognizer {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
@@ -27,22 +26,8 @@ fn readme_sample_gives_its_fen() {
 #[test]
 fn cluttered_screenshots_are_read() {
     // Screenshot-like scenes: clutter around, overlays on, mild degradations.
-    let off = Effect {
-        probability: 0.0,
-        strength: 0.0,
-    };
     let mut cfg = SynthConfig {
-        degrade: DegradeConfig {
-            rescale: off,
-            blur: off,
-            noise: off,
-            lighting: off,
-            glare: off,
-            moire: off,
-            paper: off,
-            ink: off,
-            ..DegradeConfig::default()
-        },
+        degrade: screenshot_degradations(),
         ..SynthConfig::default()
     };
     cfg.scene.cropped = 0.0;

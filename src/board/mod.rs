@@ -282,18 +282,12 @@ fn best_lattice(
                 keep_nearest(&mut near, (s, d), 4);
             }
         }
+        let try_axes = |best: &mut Option<(Lattice, Seed)>, (u, v): ([f32; 2], [f32; 2])| {
+            consider(best, lattice_from(a, u, v, pts), Seed { origin: *a, u, v });
+        };
         for (n, &(su, u)) in near.iter().enumerate() {
             // A square lattice from one neighbour (the other one may be hidden).
-            let (cu, cv) = upright(u, [-u[1], u[0]]);
-            consider(
-                &mut best,
-                lattice_from(a, cu, cv, pts),
-                Seed {
-                    origin: *a,
-                    u: cu,
-                    v: cv,
-                },
-            );
+            try_axes(&mut best, upright(u, [-u[1], u[0]]));
             for &(sv, v) in &near[n + 1..] {
                 // Two neighbours span a slanted or squashed lattice, unless they are too
                 // unequal or too close to parallel.
@@ -301,18 +295,12 @@ fn best_lattice(
                 if sv > 2.0 * su || su > 2.0 * sv || cross.abs() < 0.5 * su * sv {
                     continue;
                 }
-                let (cu, cv) = if cross > 0.0 {
-                    upright(u, v)
-                } else {
-                    upright(v, u)
-                };
-                consider(
+                try_axes(
                     &mut best,
-                    lattice_from(a, cu, cv, pts),
-                    Seed {
-                        origin: *a,
-                        u: cu,
-                        v: cv,
+                    if cross > 0.0 {
+                        upright(u, v)
+                    } else {
+                        upright(v, u)
                     },
                 );
             }

@@ -3,6 +3,26 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// A screenshot's degradations: JPEG and colour shifts at their defaults, nothing that
+/// blurs, rescales or lights the picture unevenly.
+pub fn screenshot_degradations() -> fenscan::render::config::DegradeConfig {
+    let off = fenscan::render::config::Effect {
+        probability: 0.0,
+        strength: 0.0,
+    };
+    fenscan::render::config::DegradeConfig {
+        rescale: off,
+        blur: off,
+        noise: off,
+        lighting: off,
+        glare: off,
+        moire: off,
+        paper: off,
+        ink: off,
+        ..Default::default()
+    }
+}
+
 /// Path of a file under `tests/fixtures`.
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
