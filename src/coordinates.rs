@@ -146,13 +146,12 @@ struct Spot {
     black: char,
 }
 
-/// Every label spot: four corners of each edge square, and the margin cell beside it.
+/// Every label spot: the two corners of each edge square on the board's edge, and the
+/// margin cell beside it.
 fn spots() -> Vec<Spot> {
     let s = SQUARE;
     let m = (MARGIN * s as f32) as usize;
     let corner = s / 2;
-    // Corner boxes start a little inside the square, clear of its edge lines.
-    let inset = 0;
     let files = |k: usize| (char::from(b'a' + k as u8), char::from(b'h' - k as u8));
     let ranks = |k: usize| (char::from(b'8' - k as u8), char::from(b'1' + k as u8));
     let mut out = Vec::new();
@@ -163,7 +162,11 @@ fn spots() -> Vec<Spot> {
         let (rw, rb) = ranks(k);
         // Bottom and top rows: file letters, inside the square's corners and in the margin.
         for (edge, (row_y, outside_y)) in [(m + 7 * s, m + 8 * s), (m, 0)].into_iter().enumerate() {
-            for (place, (cx, cy)) in corners(s, corner, inset).into_iter().enumerate() {
+            for (place, (cx, cy)) in corners(s, corner) {
+                // Labels inside sit along the board's edge: the two corners on it.
+                if (place >= 2) != (edge == 0) {
+                    continue;
+                }
                 out.push(Spot {
                     rect: [x0 + cx, row_y + cy, x0 + cx + corner, row_y + cy + corner],
                     group: edge * 5 + place,
@@ -182,7 +185,10 @@ fn spots() -> Vec<Spot> {
         }
         // Left and right columns: rank digits.
         for (edge, (col_x, outside_x)) in [(m, 0), (m + 7 * s, m + 8 * s)].into_iter().enumerate() {
-            for (place, (cx, cy)) in corners(s, corner, inset).into_iter().enumerate() {
+            for (place, (cx, cy)) in corners(s, corner) {
+                if (place % 2 == 1) != (edge == 1) {
+                    continue;
+                }
                 out.push(Spot {
                     rect: [col_x + cx, y0 + cy, col_x + cx + corner, y0 + cy + corner],
                     group: (edge + 2) * 5 + place,
@@ -203,10 +209,11 @@ fn spots() -> Vec<Spot> {
     out
 }
 
-/// Offsets of the four corner boxes of side `corner` in a square of side `s`.
-fn corners(s: usize, corner: usize, inset: usize) -> [(usize, usize); 4] {
-    let far = s - corner - inset;
-    [(inset, inset), (far, inset), (inset, far), (far, far)]
+/// The four corner boxes of side `corner` in a square of side `s`, numbered top-left,
+/// top-right, bottom-left, bottom-right, with their offsets.
+fn corners(s: usize, corner: usize) -> [(usize, (usize, usize)); 4] {
+    let far = s - corner;
+    [(0, (0, 0)), (1, (far, 0)), (2, (0, far)), (3, (far, far))]
 }
 
 /// The ink in `rect`, normalised to `GLYPH` x `GLYPH` (aspect kept, centred), when it
