@@ -163,8 +163,18 @@ fn find_with(
     (fx, fy): (f32, f32),
     cfg: &FinderConfig,
 ) -> Result<FoundBoard, BoardNotFound> {
-    let mut best: Option<Lattice> = None;
-    for &q in &cfg.scales {
+    let mut best: Option<(Lattice, usize)> = None;
+    // Coarse to fine. The fine scales cost the most (a response at every pixel) and are
+    // only needed for small boards: once a complete lattice is found, scales down to half
+    // its size are still tried (a finer kernel places the same corners more precisely),
+    // no further.
+    for &q in cfg.scales.iter().rev() {
+        if best
+            .as_ref()
+            .is_some_and(|(b, found_at)| b.count == 49 && 2 * q < *found_at)
+        {
+            break;
+        }
         let pts = saddles(integral, q, cfg.min_score, cfg.max_points, kernel);
         if pts.len() < cfg.min_corners {
             continue;
@@ -176,15 +186,22 @@ fn find_with(
             let (l, seed) = l;
             let grown = grow_lattice(&seed, &pts);
             let l = if grown.count + 7 >= l.count { grown } else { l };
+            // On a tie the finer scale wins unless its lattice is clearly narrower (a
+            // pattern inside the squares rather than the squares).
             let better = match &best {
                 None => true,
-                Some(b) => l.beats(b),
+                Some((b, _)) => l.beats(b) || (l.count == b.count && 1.3 * l.spacing >= b.spacing),
             };
             if better {
-                best = Some(l);
+                let found_at = match &best {
+                    Some((b, at)) if b.count == 49 && l.count == 49 => *at,
+                    _ => q,
+                };
+                best = Some((l, found_at));
             }
         }
     }
+    let best = best.map(|(lattice, _)| lattice);
     let found = best.as_ref().map(|b| b.count).unwrap_or(0);
     let Some(lattice) = best.filter(|b| b.count >= cfg.min_corners) else {
         return Err(BoardNotFound {

@@ -87,6 +87,36 @@ pub enum Kernel {
     Diagonal,
 }
 
+/// The saddle response at `(x, y)` (caller keeps the boxes inside the image) and its
+/// parity; `square(x0, y0)` is the mean of the `q` x `q` box with that top-left corner.
+fn kernel_response(
+    kernel: Kernel,
+    q: usize,
+    x: usize,
+    y: usize,
+    square: &impl Fn(usize, usize) -> f32,
+) -> (f32, i8) {
+    let (gap, half) = (q / 6, q / 2);
+    // (a, c) and (b, d) are the two pairs that should agree.
+    let (a, b, c, d) = match kernel {
+        Kernel::Upright => (
+            square(x - q - gap, y - q - gap),
+            square(x + gap, y - q - gap),
+            square(x + gap, y + gap),
+            square(x - q - gap, y + gap),
+        ),
+        Kernel::Diagonal => (
+            square(x - half, y - q - half),
+            square(x + half, y - half),
+            square(x - half, y + half),
+            square(x - q - half, y - half),
+        ),
+    };
+    let diff = (a + c - b - d) / 2.0;
+    let r = diff.abs() - (a - c).abs() - (b - d).abs();
+    (r, if diff > 0.0 { 1 } else { -1 })
+}
+
 /// Saddle points at quadrant size `q` pixels: response on a grid of step `q/4`, non-maximum
 /// suppression there, each maximum refined to the best pixel around it; the `limit`
 /// strongest above `min_score`. The coarse grid keeps large scales cheap: a square is at
@@ -120,26 +150,7 @@ pub fn saddles(
             None => integral.mean(x0, y0, x0 + q, y0 + q),
         }
     };
-    let response = |x: usize, y: usize| -> (f32, i8) {
-        // (a, c) and (b, d) are the two pairs that should agree.
-        let (a, b, c, d) = match kernel {
-            Kernel::Upright => (
-                square(x - q - gap, y - q - gap),
-                square(x + gap, y - q - gap),
-                square(x + gap, y + gap),
-                square(x - q - gap, y + gap),
-            ),
-            Kernel::Diagonal => (
-                square(x - half, y - q - half),
-                square(x + half, y - half),
-                square(x - half, y + half),
-                square(x - q - half, y - half),
-            ),
-        };
-        let diff = (a + c - b - d) / 2.0;
-        let r = diff.abs() - (a - c).abs() - (b - d).abs();
-        (r, if diff > 0.0 { 1 } else { -1 })
-    };
+    let response = |x: usize, y: usize| kernel_response(kernel, q, x, y, &square);
     let xs: Vec<usize> = (margin..w - margin).step_by(step).collect();
     let ys: Vec<usize> = (margin..h - margin).step_by(step).collect();
     let (gw, gh) = (xs.len(), ys.len());
