@@ -165,13 +165,13 @@ fn find_with(
 ) -> Result<FoundBoard, BoardNotFound> {
     let mut best: Option<(Lattice, usize)> = None;
     // Coarse to fine. The fine scales cost the most (a response at every pixel) and are
-    // only needed for small boards: once a complete lattice is found, scales down to half
-    // its size are still tried (a finer kernel places the same corners more precisely),
-    // no further.
+    // only needed for small boards: once a clear lattice is found (most of its 49 corners;
+    // arrows and pieces hide a few), scales down to half its size are still tried (a finer
+    // kernel places the same corners more precisely), no further.
     for &q in cfg.scales.iter().rev() {
         if best
             .as_ref()
-            .is_some_and(|(b, found_at)| b.count == 49 && 2 * q < *found_at)
+            .is_some_and(|(b, found_at)| b.count >= CLEAR_LATTICE && 2 * q < *found_at)
         {
             break;
         }
@@ -194,7 +194,7 @@ fn find_with(
             };
             if better {
                 let found_at = match &best {
-                    Some((b, at)) if b.count == 49 && l.count == 49 => *at,
+                    Some((b, at)) if b.count >= CLEAR_LATTICE && l.count >= CLEAR_LATTICE => *at,
                     _ => q,
                 };
                 best = Some((l, found_at));
@@ -437,6 +437,9 @@ fn best_window(cells: &[(i32, i32, &Saddle)]) -> Lattice {
 /// A board found by the diagonal kernel needs this many corners or this square contrast.
 const TURNED_MIN_CORNERS: usize = 36;
 const TURNED_MIN_CONTRAST: f32 = 1.0;
+
+/// Inner corners that make a lattice clear enough to stop searching finer scales.
+const CLEAR_LATTICE: usize = 40;
 
 /// Smallest interior angle (degrees) of a found board.
 const MIN_CORNER_ANGLE: f32 = 45.0;
