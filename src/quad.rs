@@ -71,7 +71,8 @@ impl Quad {
     }
 }
 
-fn dist(a: Point, b: Point) -> f32 {
+/// Distance between two points.
+pub fn dist(a: Point, b: Point) -> f32 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 

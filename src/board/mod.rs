@@ -8,7 +8,7 @@ mod tone;
 use image::{GrayImage, RgbImage};
 use serde::{Deserialize, Serialize};
 
-use crate::quad::{Homography, Point, Quad};
+use crate::quad::{Homography, Point, Quad, dist};
 use saddle::{Integral, Kernel, Saddle, saddles};
 use tone::{settle_window, square_contrast};
 
@@ -349,44 +349,30 @@ fn lattice_from(origin: &Saddle, u: [f32; 2], v: [f32; 2], pts: &[Saddle]) -> Op
     if det.abs() < 1e-6 {
         return None;
     }
-    let to_lattice = |p: &Saddle| {
-        let (rx, ry) = (p.x - origin.x, p.y - origin.y);
-        [(rx * v[1] - ry * v[0]) / det, (u[0] * ry - u[1] * rx) / det]
-    };
-    let cells = assign(pts, to_lattice, origin.parity, 0.18);
-    let mut lattice = best_window(&cells);
-    lattice.spacing = (u[0] * u[0] + u[1] * u[1]).sqrt();
-    Some(lattice)
-}
-
-/// Points whose lattice coordinates (by `to_lattice`) lie within `tol` of a node near the
-/// 7x7 inner lattice and whose parity fits the checker pattern (lattice (0, 0) has
-/// `parity0`).
-fn assign(
-    pts: &[Saddle],
-    to_lattice: impl Fn(&Saddle) -> [f32; 2],
-    parity0: i8,
-    tol: f32,
-) -> Vec<(i32, i32, &Saddle)> {
+    // Points near a node of the lattice (u, v) through the origin, with the checker parity
+    // (neighbouring corners alternate).
     let mut cells = Vec::new();
     for p in pts {
-        let [a, b] = to_lattice(p);
+        let (rx, ry) = (p.x - origin.x, p.y - origin.y);
+        let a = (rx * v[1] - ry * v[0]) / det;
+        let b = (u[0] * ry - u[1] * rx) / det;
         let (ia, ib) = (a.round(), b.round());
-        if (a - ia).abs() > tol || (b - ib).abs() > tol || ia.abs() > 8.0 || ib.abs() > 8.0 {
+        if (a - ia).abs() > 0.18 || (b - ib).abs() > 0.18 || ia.abs() > 8.0 || ib.abs() > 8.0 {
             continue;
         }
         let (i, j) = (ia as i32, ib as i32);
-        // Checker parity: neighbouring corners alternate.
         let expected = if (i + j).rem_euclid(2) == 0 {
-            parity0
+            origin.parity
         } else {
-            -parity0
+            -origin.parity
         };
         if p.parity == expected {
             cells.push((i, j, p));
         }
     }
-    cells
+    let mut lattice = best_window(&cells);
+    lattice.spacing = (u[0] * u[0] + u[1] * u[1]).sqrt();
+    Some(lattice)
 }
 
 /// The 7x7 window of lattice nodes holding most points (one point per node: the first).
@@ -570,8 +556,4 @@ fn grow_lattice(seed: &Seed, pts: &[Saddle]) -> Lattice {
     let mut lattice = best_window(&cells);
     lattice.spacing = spacing;
     lattice
-}
-
-fn dist(a: Point, b: Point) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }

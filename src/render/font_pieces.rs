@@ -21,7 +21,7 @@ use ab_glyph::{Font, FontVec, PxScale};
 use resvg::tiny_skia::{ColorU8, Pixmap};
 use serde::Deserialize;
 
-use super::pieces::PieceSetError;
+use super::pieces::{PieceSetError, read_manifest};
 
 /// The file that marks a folder as a font set.
 pub const FONT_MANIFEST: &str = "font.json";
@@ -59,10 +59,7 @@ pub fn load_font_glyphs(dir: &Path) -> Result<FontGlyphs, PieceSetError> {
         path: path.to_path_buf(),
         reason,
     };
-    let text = std::fs::read_to_string(&manifest_path)
-        .map_err(|e| unreadable(&manifest_path, e.to_string()))?;
-    let manifest: FontManifest =
-        serde_json::from_str(&text).map_err(|e| unreadable(&manifest_path, e.to_string()))?;
+    let manifest: FontManifest = read_manifest(&manifest_path)?;
     let font_path = dir.join(&manifest.font);
     let bytes = std::fs::read(&font_path).map_err(|e| unreadable(&font_path, e.to_string()))?;
     let font = FontVec::try_from_vec(bytes).map_err(|e| {

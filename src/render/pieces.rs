@@ -263,6 +263,18 @@ impl PieceSet {
     }
 }
 
+/// Reads a set's JSON manifest (`font.json`, `sprite.json`), naming the file on error.
+pub(crate) fn read_manifest<T: serde::de::DeserializeOwned>(
+    path: &Path,
+) -> Result<T, PieceSetError> {
+    let unreadable = |reason: String| PieceSetError::Unreadable {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| unreadable(e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))
+}
+
 /// Whether `dir` is one set (not a folder of sets).
 fn is_set_dir(dir: &Path) -> bool {
     ["wK.svg", "wK.png", FONT_MANIFEST, SPRITE_MANIFEST]

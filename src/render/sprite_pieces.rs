@@ -15,7 +15,7 @@ use std::path::Path;
 use image::RgbaImage;
 use serde::Deserialize;
 
-use super::pieces::{PieceSetError, rgba_to_pixmap};
+use super::pieces::{PieceSetError, read_manifest, rgba_to_pixmap};
 use crate::class::SquareClass;
 use resvg::tiny_skia::Pixmap;
 
@@ -48,10 +48,7 @@ pub fn load_sprite_pieces(dir: &Path) -> Result<Vec<Pixmap>, PieceSetError> {
         path: path.to_path_buf(),
         reason,
     };
-    let text = std::fs::read_to_string(&manifest_path)
-        .map_err(|e| unreadable(&manifest_path, e.to_string()))?;
-    let manifest: SpriteManifest =
-        serde_json::from_str(&text).map_err(|e| unreadable(&manifest_path, e.to_string()))?;
+    let manifest: SpriteManifest = read_manifest(&manifest_path)?;
     let image_path = dir.join(&manifest.image);
     let mut sheet = image::open(&image_path)
         .map_err(|e| unreadable(&image_path, format!("not a readable image: {e}")))?
