@@ -76,6 +76,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         cell,
         piece_scale: 1.0,
         frame: 0.0,
+        shading: None,
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     let right = draw_board(&rec.placement, &look, &OverlayConfig::NONE, &mut rng)?;

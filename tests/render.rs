@@ -32,10 +32,12 @@ fn clean_config() -> SynthConfig {
             moire: off,
             paper: off,
             ink: off,
+            scan: off,
         },
         ..SynthConfig::default()
     };
     cfg.look.random_theme = 0.0;
+    cfg.look.shaded_pieces = 0.0;
     cfg.look.coordinates_inside = 0.0;
     cfg.look.coordinates_outside = 0.0;
     cfg.scene.max_board = 500;
@@ -60,6 +62,36 @@ fn same_seed_same_image() {
     assert_ne!(
         r.render(11, 0).image.as_raw(),
         r.render(12, 0).image.as_raw()
+    );
+}
+
+#[test]
+fn scan_and_shading_are_applied_and_labelled() {
+    let mut cfg = clean_config();
+    cfg.degrade.scan = Effect {
+        probability: 1.0,
+        strength: 0.2,
+    };
+    cfg.look.shaded_pieces = 1.0;
+    let r = renderer(cfg).render(3, 0);
+    assert!(
+        r.effects.iter().any(|e| e.starts_with("scan:")),
+        "{:?}",
+        r.effects
+    );
+    assert!(
+        r.overlays.iter().any(|o| o == "shaded_pieces"),
+        "{:?}",
+        r.overlays
+    );
+    // A 1-bit scan: only black and white, and plenty of both.
+    let black = r.image.pixels().filter(|p| p.0 == [0; 3]).count();
+    let white = r.image.pixels().filter(|p| p.0 == [255; 3]).count();
+    let n = (r.image.width() * r.image.height()) as usize;
+    assert_eq!(black + white, n);
+    assert!(
+        black > n / 50 && white > n / 50,
+        "{black} black, {white} white of {n}"
     );
 }
 

@@ -107,4 +107,26 @@ fn same_seed_same_model() {
         ya, yb,
         "two CPU runs with the same seed gave different models"
     );
+
+    // `--steps 0` from a checkpoint only evaluates it: same scores, a card with accuracies.
+    let c = t.join("c");
+    let mut eval_cfg = cfg.clone();
+    eval_cfg.steps = 0;
+    let mut opts = options(&c, false);
+    opts.init = Some(a.clone());
+    let card = train(&eval_cfg, opts, &stop, &|_| {})
+        .unwrap()
+        .expect("finished");
+    assert_eq!(card.steps, 0);
+    assert_eq!(card.validation.len(), 1);
+    let (_, mc) = fenscan::classifier::checkpoint::load_model(&c, &device).unwrap();
+    let x: Vec<f32> = (0..2 * 3 * 16 * 16)
+        .map(|i| (i % 17) as f32 / 17.0)
+        .collect();
+    let x = burn::prelude::Tensor::<4>::from_data(
+        burn::prelude::TensorData::new(x, [2, 3, 16, 16]),
+        &device,
+    );
+    let yc: Vec<f32> = mc.forward(x).into_data().try_into_vec().unwrap();
+    assert_eq!(ya, yc, "evaluating a checkpoint changed it");
 }

@@ -33,7 +33,8 @@ struct Opts {
     /// set (b), comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     holdout: Vec<String>,
-    /// Optimiser steps (overrides the config).
+    /// Optimiser steps (overrides the config); 0 with --init only evaluates that checkpoint
+    /// on the validation sets and writes its card.
     #[arg(long)]
     steps: Option<u64>,
     /// Seed (overrides the config).

@@ -11,6 +11,7 @@ use image::RgbImage;
 use serde::{Deserialize, Serialize};
 
 use super::backend::Backend;
+use super::fused::FusedClassifier;
 use super::model::{SquareClassifier, SquareClassifierConfig};
 use crate::squares::{CropConfig, to_chw};
 
@@ -184,7 +185,7 @@ pub fn save_model(
 
 /// A loaded classifier ready to label squares.
 pub struct Classifier {
-    model: SquareClassifier,
+    model: FusedClassifier,
     spec: ModelSpec,
     device: Device,
 }
@@ -195,7 +196,7 @@ impl Classifier {
         let device = backend.device().map_err(CheckpointError::Backend)?;
         let (spec, model) = load_model(dir, &device)?;
         Ok(Classifier {
-            model,
+            model: FusedClassifier::new(&model),
             spec,
             device,
         })
@@ -204,7 +205,7 @@ impl Classifier {
     /// Wraps an in-memory model.
     pub fn from_model(model: SquareClassifier, spec: ModelSpec, device: Device) -> Classifier {
         Classifier {
-            model,
+            model: FusedClassifier::new(&model),
             spec,
             device,
         }

@@ -2,8 +2,10 @@
 
 pub mod backend;
 pub mod checkpoint;
+pub mod fused;
 pub mod model;
 
 pub use backend::Backend;
 pub use checkpoint::{CheckpointError, Classifier, ModelSpec};
+pub use fused::FusedClassifier;
 pub use model::{SquareClassifier, SquareClassifierConfig};

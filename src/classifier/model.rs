@@ -32,11 +32,11 @@ pub struct SquareClassifierConfig {
 /// One or two 3x3 convolutions with batch norm and ReLU, then 2x2 max pooling.
 #[derive(Module, Debug)]
 pub struct ConvBlock {
-    conv1: Conv2d,
-    norm1: BatchNorm,
-    conv2: Option<Conv2d>,
-    norm2: Option<BatchNorm>,
-    pool: MaxPool2d,
+    pub(crate) conv1: Conv2d,
+    pub(crate) norm1: BatchNorm,
+    pub(crate) conv2: Option<Conv2d>,
+    pub(crate) norm2: Option<BatchNorm>,
+    pub(crate) pool: MaxPool2d,
     activation: Relu,
 }
 
@@ -75,9 +75,9 @@ impl ConvBlock {
 /// The classifier.
 #[derive(Module, Debug)]
 pub struct SquareClassifier {
-    blocks: Vec<ConvBlock>,
-    pool: AdaptiveAvgPool2d,
-    head: Linear,
+    pub(crate) blocks: Vec<ConvBlock>,
+    pub(crate) pool: AdaptiveAvgPool2d,
+    pub(crate) head: Linear,
 }
 
 impl SquareClassifierConfig {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::config::OverlayConfig;
 use super::overlay::{self, Grid};
 use super::pieces::PieceSet;
+use super::shading::PieceShading;
 use super::text::{draw_text, fonts, text_width};
 use super::theme::{Theme, is_book_theme, paint, paint_squares};
 use crate::class::SquareClass;
@@ -70,6 +71,8 @@ pub struct BoardLook<'a> {
     pub piece_scale: f32,
     /// Frame line width in pixels (0: none).
     pub frame: f32,
+    /// Hatch shading on the white pieces (engraved book style), if any.
+    pub shading: Option<PieceShading>,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -142,6 +145,9 @@ pub fn draw_board(
     }
 
     // Pieces.
+    if look.shading.is_some() {
+        overlays.push("shaded_pieces".into());
+    }
     let (size, jitter) = if typeset {
         (cell.round().max(1.0) as u32, 0.0)
     } else {
@@ -161,9 +167,14 @@ pub fn draw_board(
             } else {
                 look.pieces.raster(class, size)
             };
-            let Some(img) = img else {
+            let Some(mut img) = img else {
                 continue;
             };
+            if let (Some(shading), SquareClass::Piece(p)) = (&look.shading, class)
+                && p.color == shakmaty::Color::White
+            {
+                img = std::sync::Arc::new(shading.apply(&img));
+            }
             let (cx, cy) = grid.centre(row, col);
             let dx = rng.random_range(-jitter..=jitter);
             let dy = rng.random_range(-jitter..=jitter);

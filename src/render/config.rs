@@ -84,6 +84,8 @@ pub struct LookConfig {
     pub min_piece_scale: f32,
     /// Share of boards with a frame line (always for book themes). Default 0.2.
     pub frame: f64,
+    /// Share of boards whose white pieces get engraved hatch shading (old books). Default 0.06.
+    pub shaded_pieces: f64,
 }
 
 impl Default for LookConfig {
@@ -96,6 +98,7 @@ impl Default for LookConfig {
             coordinates_outside: 0.2,
             min_piece_scale: 0.75,
             frame: 0.2,
+            shaded_pieces: 0.06,
         }
     }
 }
@@ -161,6 +164,9 @@ pub struct DegradeConfig {
     /// Ink spread, as in print: dark strokes thicken (white pieces get heavy outlines);
     /// strength = largest spread as a share of a square (0.03; under a pixel: no effect).
     pub ink: Effect,
+    /// Black-and-white scan: grey, then a hard threshold (fax, 1-bit scans, photocopies);
+    /// strength = largest shift of the threshold from mid-grey, in 0..1 units (0.2).
+    pub scan: Effect,
 }
 
 impl Default for DegradeConfig {
@@ -176,6 +182,7 @@ impl Default for DegradeConfig {
             moire: effect(0.04, 0.12),
             paper: effect(0.08, 0.12),
             ink: effect(0.15, 0.03),
+            scan: effect(0.03, 0.2),
         }
     }
 }
@@ -206,12 +213,14 @@ impl SynthConfig {
             ),
             ("positions.thinned_game", self.positions.thinned_game),
             ("degrade.ink.probability", self.degrade.ink.probability),
+            ("degrade.scan.probability", self.degrade.scan.probability),
             ("look.random_theme", self.look.random_theme),
             ("look.book_theme", self.look.book_theme),
             ("look.black_bottom", self.look.black_bottom),
             ("look.coordinates_inside", self.look.coordinates_inside),
             ("look.coordinates_outside", self.look.coordinates_outside),
             ("look.frame", self.look.frame),
+            ("look.shaded_pieces", self.look.shaded_pieces),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

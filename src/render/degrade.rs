@@ -78,6 +78,12 @@ pub fn degrade(
         *img = imageproc::filter::gaussian_blur_f32(img, sigma);
         applied.push(format!("blur:{sigma:.2}"));
     }
+    if rng.random_bool(cfg.scan.probability) {
+        let s = cfg.scan.strength.clamp(0.0, 0.45);
+        let threshold = 0.5 + rng.random_range(-s..=s);
+        threshold_grey(img, threshold);
+        applied.push(format!("scan:{threshold:.2}"));
+    }
     if rng.random_bool(cfg.noise.probability) {
         let sd = rng.random_range(1.0..cfg.noise.strength.max(1.1));
         noise(img, sd, rng);
@@ -229,6 +235,17 @@ fn upscale(small: &RgbImage, w: u32, h: u32, nearest: bool) -> RgbImage {
             Rgb(sample_bilinear(small, fx - 0.5, fy - 0.5).map(to_u8))
         }
     })
+}
+
+/// Grey, then black or white at `threshold` (0..1) of the range.
+fn threshold_grey(img: &mut RgbImage, threshold: f32) {
+    let t = (threshold * 255.0 * 1000.0) as u32;
+    for p in img.pixels_mut() {
+        let [r, g, b] = p.0.map(u32::from);
+        // Rec. 601 luma, in thousandths.
+        let luma = 299 * r + 587 * g + 114 * b;
+        p.0 = [if luma >= t { 255 } else { 0 }; 3];
+    }
 }
 
 /// Darkest value within `radius` pixels (a square window), per channel: dark strokes and

@@ -9,6 +9,7 @@ pub mod overlay;
 pub mod pieces;
 pub mod positions;
 pub mod scene;
+pub mod shading;
 pub mod sheet;
 pub mod sprite_pieces;
 pub mod text;
@@ -189,6 +190,9 @@ impl Renderer {
             cell,
             piece_scale: rng.random_range(cfg.look.min_piece_scale..=1.0),
             frame,
+            shading: rng
+                .random_bool(cfg.look.shaded_pieces)
+                .then(|| shading::PieceShading::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

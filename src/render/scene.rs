@@ -210,6 +210,7 @@ fn second_board(
             cell: side / 8.0,
             piece_scale: 0.9,
             frame: 0.0,
+            shading: None,
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {

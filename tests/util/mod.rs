@@ -19,6 +19,7 @@ pub fn screenshot_degradations() -> fenscan::render::config::DegradeConfig {
         moire: off,
         paper: off,
         ink: off,
+        scan: off,
         ..Default::default()
     }
 }
