@@ -96,6 +96,31 @@ fn scan_and_shading_are_applied_and_labelled() {
 }
 
 #[test]
+fn board_area_render_is_the_same_board_cut_smaller() {
+    let r = renderer(SynthConfig::default());
+    for i in 0..12 {
+        let full = r.render(21, i);
+        let area = r.render_board_area(21, i);
+        assert_eq!(full.placement, area.placement);
+        assert_eq!(full.orientation, area.orientation);
+        assert_eq!(full.piece_set, area.piece_set);
+        assert!(area.image.width() <= full.image.width());
+        assert!(area.image.height() <= full.image.height());
+        // The board is whole in the smaller image (a cropped scene may cut 2% of it), at its
+        // full size.
+        let (w, h) = (area.image.width() as f32, area.image.height() as f32);
+        let slack = 0.03 * full.quad.mean_side();
+        let inside = |p: &[f32; 2]| {
+            p[0] >= -slack && p[1] >= -slack && p[0] <= w + slack && p[1] <= h + slack
+        };
+        assert!(area.quad.0.iter().all(inside), "{:?} in {w}x{h}", area.quad);
+        assert!(
+            (area.quad.mean_side() - full.quad.mean_side()).abs() < 0.05 * full.quad.mean_side()
+        );
+    }
+}
+
+#[test]
 fn labels_agree_with_pixels() {
     let r = renderer(clean_config());
     let crop = CropConfig {

@@ -300,8 +300,8 @@ pub fn board_squares(
     crop: &CropConfig,
     jitter: f32,
 ) -> (Vec<SquareClass>, Vec<image::RgbImage>) {
-    let r = renderer.render(seed, index);
-    // A separate stream for the jitter keeps the rendered image identical to `boards`.
+    let r = renderer.render_board_area(seed, index);
+    // A separate stream for the jitter keeps the board identical to the one `boards` draws.
     let mut rng = item_rng(seed ^ 0x6a09_e667_f3bc_c908, index);
     let cell = r.quad.mean_side() / 8.0;
     let mut quad = r.quad;

@@ -52,6 +52,40 @@ pub struct Scene {
     pub quad: Quad,
 }
 
+impl Scene {
+    /// The scene cut down to the board plus `margin` pixels on each side (when it is larger
+    /// than that): what a square crop can see, without the clutter farther away.
+    pub fn around_board(self, margin: f32) -> Option<Scene> {
+        let (w, h) = (self.canvas.width() as f32, self.canvas.height() as f32);
+        let q = &self.quad.0;
+        let x0 = (q.iter().map(|p| p[0]).fold(f32::MAX, f32::min) - margin)
+            .max(0.0)
+            .floor();
+        let y0 = (q.iter().map(|p| p[1]).fold(f32::MAX, f32::min) - margin)
+            .max(0.0)
+            .floor();
+        let x1 = (q.iter().map(|p| p[0]).fold(f32::MIN, f32::max) + margin)
+            .min(w)
+            .ceil();
+        let y1 = (q.iter().map(|p| p[1]).fold(f32::MIN, f32::max) + margin)
+            .min(h)
+            .ceil();
+        if x0 <= 0.0 && y0 <= 0.0 && x1 >= w && y1 >= h {
+            return Some(self);
+        }
+        let rect = resvg::tiny_skia::IntRect::from_xywh(
+            x0 as i32,
+            y0 as i32,
+            (x1 - x0).max(1.0) as u32,
+            (y1 - y0).max(1.0) as u32,
+        )?;
+        Some(Scene {
+            canvas: self.canvas.clone_rect(rect)?,
+            quad: Quad(q.map(|p| [p[0] - x0, p[1] - y0])),
+        })
+    }
+}
+
 /// Places a drawn board (`board`, whose squares start at `inner` with side `side`) in a
 /// scene: cropped to it, or on a cluttered page/app window.
 pub fn compose(
