@@ -299,13 +299,9 @@ pub fn train(
         let sampling = cfg.sampling(cfg.empty_keep);
         let (seed, boards) = (cfg.seed, cfg.boards_per_epoch);
         // Nothing to render when there is nothing left to train (`--steps 0` only evaluates).
-        let epochs = if start_step < cfg.steps {
-            first_epoch..=last_epoch
-        } else {
-            1..=0
-        };
+        let pending = start_step < cfg.steps;
         std::thread::spawn(move || {
-            for epoch in epochs {
+            for epoch in (first_epoch..=last_epoch).filter(|_| pending) {
                 let set = make_squares(
                     &renderer,
                     seed.wrapping_add(epoch.wrapping_mul(0x1000_0001)),
