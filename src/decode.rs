@@ -1,11 +1,14 @@
 //! Choosing the placement from per-square probabilities under chess constraints: one king
-//! per side, no pawns on the first or last rank. A constraint only overrides a square the
-//! classifier is unsure of; a clearly seen illegal position is returned as seen.
+//! per side, no pawns on the first or last rank, no more pawns and promoted pieces than a
+//! game allows, and promoted pieces only where the picture insists (they are rare in real
+//! positions). A constraint only overrides a square the classifier is unsure of; a clearly
+//! seen illegal position is returned as seen.
 
 use serde::Serialize;
 use shakmaty::{Color, Square};
 
 use crate::class::SquareClass;
+use crate::fen::check::promotions_needed;
 use crate::placement::{Placement, square_at};
 
 /// Decoding settings.
@@ -13,13 +16,24 @@ use crate::placement::{Placement, square_at};
 pub struct DecodeConfig {
     /// A square whose top class has at least this probability is never changed. Default 0.97.
     pub sure: f32,
+    /// Prior odds of each promoted piece (a second queen, a third rook or knight, a second
+    /// bishop on one square colour): an unsure reading that needs one gives way to its
+    /// runner-up when the runner-up is at least this likely relative to it. Default 0.05.
+    pub promotion_prior: f32,
 }
 
 impl Default for DecodeConfig {
     fn default() -> Self {
-        DecodeConfig { sure: 0.97 }
+        DecodeConfig {
+            sure: 0.97,
+            promotion_prior: 0.05,
+        }
     }
 }
+
+/// Log-prior of an impossible material count (more than 8 pawns, more promoted pieces than
+/// missing pawns): practically forbidden, yet finite so a clear reading can still win.
+const IMPOSSIBLE: f32 = -25.0;
 
 /// A square a constraint changed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -108,7 +122,53 @@ pub fn decode(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Ch
             }
         }
     }
+    // Material: single-square changes on unsure squares, best first, while they raise
+    // log-probability plus material log-prior.
+    for _ in 0..64 {
+        let base = material_log_prior(&p, cfg);
+        let mut best_move: Option<(usize, usize, f32)> = None;
+        for i in (0..64).filter(|&i| unsure(i)) {
+            let from = p.0[i].index();
+            if from == 0 || is_king(from) {
+                continue;
+            }
+            let back_rank = !(8..56).contains(&i);
+            for to in (0..13).filter(|&c| c != from && !is_king(c) && !(back_rank && is_pawn(c))) {
+                let mut q = p;
+                q.0[i] = SquareClass::from_index(to).unwrap_or_default();
+                let gain = probs[i][to].max(1e-9).ln() - probs[i][from].max(1e-9).ln()
+                    + material_log_prior(&q, cfg)
+                    - base;
+                if gain > best_move.map_or(1e-4, |b| b.2) {
+                    best_move = Some((i, to, gain));
+                }
+            }
+        }
+        let Some((i, to, _)) = best_move else { break };
+        set(&mut p, i, to, "promoted pieces are rare", &mut changes);
+    }
     (p, changes)
+}
+
+fn is_king(c: usize) -> bool {
+    c == 6 || c == 12
+}
+
+/// Log-prior of the material on the board: each promoted piece costs
+/// `ln(promotion_prior)`; more than 8 pawns, or more promoted pieces than missing pawns,
+/// cost [`IMPOSSIBLE`] apiece.
+fn material_log_prior(p: &Placement, cfg: &DecodeConfig) -> f32 {
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|color| {
+            let pawns = (0..64)
+                .filter(|&i| p.0[i] == SquareClass::Piece(color.pawn()))
+                .count();
+            let promoted = promotions_needed(p, color);
+            let impossible = pawns.saturating_sub(8) + promoted.saturating_sub(8 - pawns.min(8));
+            promoted as f32 * cfg.promotion_prior.max(1e-9).ln() + impossible as f32 * IMPOSSIBLE
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -145,5 +205,36 @@ mod tests {
         let (d, changes) = decode(&probs, &DecodeConfig::default());
         assert_eq!(d.to_string(), "k6B/8/8/8/8/8/8/K6r");
         assert_eq!(changes.len(), 2);
+    }
+
+    #[test]
+    fn an_unsure_second_queen_gives_way_but_a_clear_one_stays() {
+        // Black has two queens (d8, f3) and all eight pawns gone but six; white none.
+        let p: Placement = "3qk3/pppppp2/8/8/8/5q2/PPPPPPPP/4K3".parse().unwrap();
+        let mut probs = confident(&p);
+        let f3 = 5 * 8 + 5;
+        probs[f3] = [0.0; 13];
+        probs[f3][11] = 0.76; // black queen
+        probs[f3][5] = 0.24; // white queen
+        let (d, changes) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d.to_string(), "3qk3/pppppp2/8/8/8/5Q2/PPPPPPPP/4K3");
+        assert_eq!(changes.len(), 1);
+        // Seen clearly, the promoted queen stays.
+        let (d, changes) = decode(&confident(&p), &DecodeConfig::default());
+        assert_eq!(d, p);
+        assert!(changes.is_empty());
+    }
+
+    #[test]
+    fn impossible_material_is_resolved_on_unsure_squares() {
+        // Nine white pawns: the unsure one (h3, pawn 0.6 vs bishop 0.4) becomes a bishop.
+        let p: Placement = "4k3/8/8/8/8/P6P/PPPPPPP1/4K3".parse().unwrap();
+        let mut probs = confident(&p);
+        let h3 = 5 * 8 + 7;
+        probs[h3] = [0.0; 13];
+        probs[h3][1] = 0.6;
+        probs[h3][3] = 0.4;
+        let (d, _) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d.to_string(), "4k3/8/8/8/8/P6B/PPPPPPP1/4K3");
     }
 }

@@ -157,6 +157,21 @@ fn back_rank_pawns(p: &Placement, out: &mut Vec<Problem>) {
 }
 
 /// Pawn count and promotions: each piece beyond the initial set needs a pawn that promoted.
+/// How many of `color`'s pieces must be promoted pawns: queens beyond one, rooks and
+/// knights beyond two, bishops beyond one per square colour.
+pub fn promotions_needed(p: &Placement, color: Color) -> usize {
+    let count = |role| squares_of(p, Piece { color, role }).len();
+    let bishops = squares_of(p, color.bishop());
+    let light = bishops.iter().filter(|s| s.is_light()).count();
+    let dark = bishops.len() - light;
+    let extra = |n: usize, initial: usize| n.saturating_sub(initial);
+    extra(count(Role::Queen), 1)
+        + extra(count(Role::Rook), 2)
+        + extra(count(Role::Knight), 2)
+        + extra(light, 1)
+        + extra(dark, 1)
+}
+
 fn material(p: &Placement, color: Color, out: &mut Vec<Problem>) {
     let name = color_name(color);
     let count = |role| squares_of(p, Piece { color, role }).len();
@@ -175,12 +190,7 @@ fn material(p: &Placement, color: Color, out: &mut Vec<Problem>) {
     let bishops = squares_of(p, color.bishop());
     let light = bishops.iter().filter(|s| s.is_light()).count();
     let dark = bishops.len() - light;
-    let extra = |n: usize, initial: usize| n.saturating_sub(initial);
-    let needed = extra(count(Role::Queen), 1)
-        + extra(count(Role::Rook), 2)
-        + extra(count(Role::Knight), 2)
-        + extra(light, 1)
-        + extra(dark, 1);
+    let needed = promotions_needed(p, color);
     let available = 8usize.saturating_sub(pawns);
     if needed > available {
         let mut parts = Vec::new();
