@@ -171,9 +171,9 @@ pub fn draw_board(
                 continue;
             };
             if let (Some(shading), SquareClass::Piece(p)) = (&look.shading, class)
-                && p.color == shakmaty::Color::White
+                && shading.shades(p.color)
             {
-                img = std::sync::Arc::new(shading.apply(&img));
+                img = std::sync::Arc::new(shading.apply(&img, p.color));
             }
             let (cx, cy) = grid.centre(row, col);
             let dx = rng.random_range(-jitter..=jitter);

@@ -84,7 +84,8 @@ pub struct LookConfig {
     pub min_piece_scale: f32,
     /// Share of boards with a frame line (always for book themes). Default 0.2.
     pub frame: f64,
-    /// Share of boards whose white pieces get engraved hatch shading (old books). Default 0.06.
+    /// Share of boards whose pieces get engraved hatch shading (old books): dark lines in
+    /// white pieces, in half of them light lines in black pieces too. Default 0.06.
     pub shaded_pieces: f64,
 }
 

@@ -1,6 +1,8 @@
-//! Engraved shading on white pieces: old books and some newspaper fonts draw white pieces
-//! with hatch lines inside the body, so a white piece carries a lot of black ink. Without
-//! this a classifier learns "white piece = mostly paper" and reads such a piece as black.
+//! Engraved shading: old books and some newspaper fonts draw white pieces with hatch lines
+//! inside the body, so a white piece carries a lot of black ink; without this a classifier
+//! learns "white piece = mostly paper" and reads such a piece as black. The same books
+//! often cut thin light lines into black pieces, so black pieces get the mirror image:
+//! hatch lines alone must not decide the colour.
 
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::Pixmap;
@@ -16,8 +18,10 @@ pub struct PieceShading {
     normal: (f32, f32),
     /// Only pixels right of this share of the piece width are shaded (0: all of the body).
     from_x: f32,
-    /// Grey level of the lines (0 black).
+    /// Grey level of the lines on white pieces (0 black).
     ink: u8,
+    /// Whether black pieces get light lines too.
+    black_too: bool,
 }
 
 impl PieceShading {
@@ -32,7 +36,7 @@ impl PieceShading {
         let (s, c) = angle.to_radians().sin_cos();
         PieceShading {
             period: rng.random_range(0.05..0.12),
-            width: rng.random_range(0.3..0.6),
+            width: rng.random_range(0.25..0.5),
             normal: (s, c),
             from_x: if rng.random_bool(0.5) {
                 0.0
@@ -40,16 +44,26 @@ impl PieceShading {
                 rng.random_range(0.35..0.6)
             },
             ink: rng.random_range(0..90),
+            black_too: rng.random_bool(0.5),
         }
     }
 
-    /// A copy of `piece` (a white piece's raster) with hatch lines over its light body.
-    /// Outlines and dark details stay as drawn; transparent pixels stay transparent.
-    pub fn apply(&self, piece: &Pixmap) -> Pixmap {
+    /// Whether pieces of `color` are shaded in this style.
+    pub fn shades(&self, color: shakmaty::Color) -> bool {
+        color == shakmaty::Color::White || self.black_too
+    }
+
+    /// A copy of `piece` with hatch lines over its body: dark lines over the light body of a
+    /// white piece, thinner light lines over the dark body of a black one. Outlines and
+    /// details of the other tone stay as drawn; transparent pixels stay transparent.
+    pub fn apply(&self, piece: &Pixmap, color: shakmaty::Color) -> Pixmap {
+        let white = color == shakmaty::Color::White;
         let mut out = piece.clone();
         let (w, h) = (out.width() as usize, out.height() as usize);
         let period = (self.period * w as f32).max(2.0);
-        let line = (period * self.width).max(1.0);
+        let width = if white { self.width } else { self.width * 0.35 };
+        let line = (period * width).max(1.0);
+        let ink = if white { self.ink } else { 255 - self.ink / 2 };
         let from_x = self.from_x * w as f32;
         let (nx, ny) = self.normal;
         let data = out.data_mut();
@@ -62,12 +76,17 @@ impl PieceShading {
                     continue;
                 }
                 let light = u32::from(data[i]) + u32::from(data[i + 1]) + u32::from(data[i + 2]);
-                if light < 3 * 150 * u32::from(a) / 255 {
+                let body = if white {
+                    light >= 3 * 150 * u32::from(a) / 255
+                } else {
+                    light < 3 * 100 * u32::from(a) / 255
+                };
+                if !body {
                     continue;
                 }
                 let d = (x as f32 * nx + y as f32 * ny).rem_euclid(period);
                 if d < line {
-                    let v = (u32::from(self.ink) * u32::from(a) / 255) as u8;
+                    let v = (u32::from(ink) * u32::from(a) / 255) as u8;
                     data[i] = v;
                     data[i + 1] = v;
                     data[i + 2] = v;
@@ -97,7 +116,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut shading = PieceShading::random(&mut rng);
         shading.from_x = 0.0;
-        let out = shading.apply(&pm);
+        let out = shading.apply(&pm, shakmaty::Color::White);
         let data = out.data();
         let dark = (0..40 * 20)
             .filter(|&p| {
@@ -108,5 +127,21 @@ mod tests {
         assert!(dark > 40 && dark < 800 - 40, "{dark} hatched pixels");
         // The transparent half is untouched.
         assert!((0..40).all(|y| (20..40).all(|x| data[(y * 40 + x) * 4 + 3] == 0)));
+        // A white body given as a black piece is not its dark body: untouched.
+        assert_eq!(shading.apply(&pm, shakmaty::Color::Black).data(), pm.data());
+    }
+
+    #[test]
+    fn black_pieces_get_light_lines_on_their_dark_body() {
+        let mut pm = Pixmap::new(40, 40).unwrap();
+        for px in pm.data_mut().chunks_mut(4) {
+            px.copy_from_slice(&[0, 0, 0, 255]);
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut shading = PieceShading::random(&mut rng);
+        shading.from_x = 0.0;
+        let out = shading.apply(&pm, shakmaty::Color::Black);
+        let light = out.data().chunks(4).filter(|p| p[0] > 150).count();
+        assert!(light > 20 && light < 800, "{light} light pixels of 1600");
     }
 }
