@@ -1,6 +1,7 @@
 //! synth throughput: boards/s and squares/s at 512 px with the default mix, on all cores.
 //!
-//! `cargo bench --bench synth` (prints one markdown table row per measurement).
+//! `cargo bench --bench synth [-- boards|squares]` (prints one markdown table row per
+//! measurement; a name runs only that one).
 
 use std::time::Instant;
 
@@ -16,27 +17,34 @@ fn main() {
     let sets = vec![PieceSet::load(&builtin_dir()).expect("built-in piece set")];
     let renderer = Renderer::new(sets, cfg).expect("valid config");
     let threads = rayon::current_num_threads();
+    let only: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let n = 400u64;
     // warm the piece cache
     (0..16)
         .into_par_iter()
         .for_each(|i| drop(renderer.render(99, i)));
 
-    let t = Instant::now();
-    let pixels: u64 = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let r = renderer.render(1, i);
-            u64::from(r.image.width()) * u64::from(r.image.height())
-        })
-        .sum();
-    let secs = t.elapsed().as_secs_f64();
-    println!(
-        "| boards, 512 px board, default mix | {threads} threads | {:.1} boards/s | mean image {:.2} MP |",
-        n as f64 / secs,
-        pixels as f64 / n as f64 / 1e6
-    );
+    if wanted("boards") {
+        let t = Instant::now();
+        let pixels: u64 = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                let r = renderer.render(1, i);
+                u64::from(r.image.width()) * u64::from(r.image.height())
+            })
+            .sum();
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "| boards, 512 px board, default mix | {threads} threads | {:.1} boards/s | mean image {:.2} MP |",
+            n as f64 / secs,
+            pixels as f64 / n as f64 / 1e6
+        );
+    }
 
+    if !wanted("squares") {
+        return;
+    }
     let crop = CropConfig::default();
     let t = Instant::now();
     (0..n)
