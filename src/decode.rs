@@ -126,6 +126,10 @@ pub fn decode(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Ch
     // log-probability plus material log-prior.
     for _ in 0..64 {
         let base = material_log_prior(&p, cfg);
+        if base == 0.0 {
+            // No promoted piece and at most 8 pawns a side: nothing to weigh.
+            break;
+        }
         let mut best_move: Option<(usize, usize, f32)> = None;
         for i in (0..64).filter(|&i| unsure(i)) {
             let from = p.0[i].index();
