@@ -1,11 +1,11 @@
 //! Image degradations: what cameras, scanners, compression and screens do to a picture.
 
-use image::{Rgb, RgbImage};
+use image::RgbImage;
 use rand::{Rng, RngExt};
 
 use super::config::DegradeConfig;
 use super::theme::value_noise;
-use crate::squares::{sample_bilinear, to_u8};
+use crate::squares::to_u8;
 
 /// Applies each effect of `cfg` with its probability; returns the names of those applied.
 /// `cell` is the board's square size in pixels (the rescale effect needs it).
@@ -219,22 +219,55 @@ pub fn jpeg_round_trip(img: &RgbImage, quality: u8) -> Option<RgbImage> {
         .map(|i| i.to_rgb8())
 }
 
-/// Enlarges `small` to `w` x `h`, nearest-neighbour or bilinear.
+/// Enlarges `small` to `w` x `h`, nearest-neighbour or bilinear (pixel centres aligned, edges
+/// clamped). Source columns and weights are computed once per column, not per pixel.
 fn upscale(small: &RgbImage, w: u32, h: u32, nearest: bool) -> RgbImage {
-    let (sx, sy) = (
-        small.width() as f32 / w as f32,
-        small.height() as f32 / h as f32,
-    );
-    RgbImage::from_fn(w, h, |x, y| {
-        let (fx, fy) = ((x as f32 + 0.5) * sx, (y as f32 + 0.5) * sy);
-        if nearest {
-            let px = (fx as u32).min(small.width() - 1);
-            let py = (fy as u32).min(small.height() - 1);
-            *small.get_pixel(px, py)
-        } else {
-            Rgb(sample_bilinear(small, fx - 0.5, fy - 0.5).map(to_u8))
+    let (sw, sh) = (small.width() as usize, small.height() as usize);
+    // Source index pair and weight (of the second, in 1/256) along one axis.
+    let taps = |n: u32, src: usize| -> Vec<(usize, usize, u32)> {
+        let scale = src as f32 / n as f32;
+        (0..n)
+            .map(|i| {
+                let f = (i as f32 + 0.5) * scale;
+                if nearest {
+                    let k = (f as usize).min(src - 1);
+                    return (k, k, 0);
+                }
+                let f = (f - 0.5).max(0.0);
+                let k = (f as usize).min(src - 1);
+                let t = ((f - k as f32) * 256.0) as u32;
+                (k, (k + 1).min(src - 1), t.min(256))
+            })
+            .collect()
+    };
+    let (xs, ys) = (taps(w, sw), taps(h, sh));
+    let raw = small.as_raw();
+    let mut out = vec![0u8; w as usize * h as usize * 3];
+    let mut row0 = vec![0u32; w as usize * 3];
+    let mut row1 = vec![0u32; w as usize * 3];
+    let horizontal = |y: usize, row: &mut [u32]| {
+        let line = &raw[y * sw * 3..(y + 1) * sw * 3];
+        for (x, &(a, b, t)) in xs.iter().enumerate() {
+            for c in 0..3 {
+                let (pa, pb) = (u32::from(line[a * 3 + c]), u32::from(line[b * 3 + c]));
+                row[x * 3 + c] = pa * (256 - t) + pb * t;
+            }
         }
-    })
+    };
+    let mut loaded = (usize::MAX, usize::MAX);
+    for (y, &(a, b, t)) in ys.iter().enumerate() {
+        if loaded != (a, b) {
+            horizontal(a, &mut row0);
+            horizontal(b, &mut row1);
+            loaded = (a, b);
+        }
+        let dst = &mut out[y * w as usize * 3..(y + 1) * w as usize * 3];
+        for (i, d) in dst.iter_mut().enumerate() {
+            // Both weights are in 1/256: the product is in 1/65536; round to nearest.
+            *d = ((row0[i] * (256 - t) + row1[i] * t + 32768) >> 16) as u8;
+        }
+    }
+    RgbImage::from_raw(w, h, out).unwrap_or_else(|| RgbImage::new(w, h))
 }
 
 /// Grey, then black or white at `threshold` (0..1) of the range.
@@ -278,5 +311,40 @@ fn ink_spread(img: &mut RgbImage, radius: u32) {
                     .unwrap_or(0);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upscale_keeps_flat_areas_and_interpolates_edges() {
+        let flat = RgbImage::from_pixel(3, 2, image::Rgb([90, 120, 200]));
+        for nearest in [false, true] {
+            let big = upscale(&flat, 13, 7, nearest);
+            assert!(big.pixels().all(|p| p.0 == [90, 120, 200]));
+        }
+        let mut edge = RgbImage::new(2, 1);
+        edge.put_pixel(1, 0, image::Rgb([255, 255, 255]));
+        let row = |img: &RgbImage| img.pixels().map(|p| p.0[0]).collect::<Vec<_>>();
+        assert_eq!(row(&upscale(&edge, 4, 1, true)), [0, 0, 255, 255]);
+        let soft = row(&upscale(&edge, 4, 1, false));
+        assert_eq!((soft[0], soft[3]), (0, 255));
+        assert!(
+            soft[0] < soft[1] && soft[1] < soft[2] && soft[2] < soft[3],
+            "{soft:?}"
+        );
+    }
+
+    #[test]
+    fn scan_threshold_is_black_or_white() {
+        let mut img = RgbImage::from_fn(16, 16, |x, y| {
+            image::Rgb([(x * 16) as u8, (y * 16) as u8, 128])
+        });
+        threshold_grey(&mut img, 0.5);
+        assert!(img.pixels().all(|p| p.0 == [0; 3] || p.0 == [255; 3]));
+        assert_eq!(img.get_pixel(0, 0).0, [0; 3]);
+        assert_eq!(img.get_pixel(15, 15).0, [255; 3]);
     }
 }
