@@ -393,11 +393,12 @@ pub fn train(
     let train_seconds = started.elapsed().as_secs_f64();
     let heldout_sets = run.heldout_sets;
     let model_valid = model.valid();
-    // Both fixed validation sets: every square of `val_boards` boards of a fixed stream.
+    // Both fixed validation sets: every square of `val_boards` boards of a fixed stream,
+    // the same whatever the training seed, so runs can be compared.
     let validate = |renderer: &Renderer, seed: u64, name: &str| {
         let set = make_squares(
             renderer,
-            seed ^ cfg.seed,
+            seed,
             cfg.val_boards,
             &cfg.sampling(1.0),
         );
