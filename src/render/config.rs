@@ -165,8 +165,9 @@ pub struct DegradeConfig {
     /// Ink spread, as in print: dark strokes thicken (white pieces get heavy outlines);
     /// strength = largest spread as a share of a square (0.03; under a pixel: no effect).
     pub ink: Effect,
-    /// Black-and-white scan: grey, then a hard threshold (fax, 1-bit scans, photocopies);
-    /// strength = largest shift of the threshold from mid-grey, in 0..1 units (0.2).
+    /// Black-and-white scan of a printed diagram (book themes only): grey, then a hard
+    /// threshold (fax, 1-bit scans, photocopies); strength = largest shift of the threshold
+    /// from mid-grey, in 0..1 units (0.2).
     pub scan: Effect,
 }
 
@@ -183,7 +184,7 @@ impl Default for DegradeConfig {
             moire: effect(0.04, 0.12),
             paper: effect(0.08, 0.12),
             ink: effect(0.15, 0.03),
-            scan: effect(0.03, 0.2),
+            scan: effect(0.15, 0.2),
         }
     }
 }

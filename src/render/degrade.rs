@@ -8,10 +8,12 @@ use super::theme::value_noise;
 use crate::squares::to_u8;
 
 /// Applies each effect of `cfg` with its probability; returns the names of those applied.
-/// `cell` is the board's square size in pixels (the rescale effect needs it).
+/// `cell` is the board's square size in pixels (the rescale effect needs it); `printed`
+/// says the board is a printed diagram (only those are ever scanned to black and white).
 pub fn degrade(
     img: &mut RgbImage,
     cell: f32,
+    printed: bool,
     cfg: &DegradeConfig,
     rng: &mut impl Rng,
 ) -> Vec<String> {
@@ -78,7 +80,7 @@ pub fn degrade(
         *img = gaussian_blur(img, sigma);
         applied.push(format!("blur:{sigma:.2}"));
     }
-    if rng.random_bool(cfg.scan.probability) {
+    if rng.random_bool(cfg.scan.probability) && printed {
         let s = cfg.scan.strength.clamp(0.0, 0.45);
         let threshold = 0.5 + rng.random_range(-s..=s);
         threshold_grey(img, threshold);

@@ -254,6 +254,7 @@ impl Renderer {
         effects.extend(degrade::degrade(
             &mut image,
             quad.mean_side() / 8.0,
+            theme::is_book_theme(&theme),
             &cfg.degrade,
             rng,
         ));
