@@ -349,25 +349,28 @@ fn ink_spread(img: &mut RgbImage, radius: u32) {
     // Rows, then columns (a square window is separable for min).
     let mut rows = vec![0u8; src.len()];
     for y in 0..h {
+        let line = &src[y * w * 3..(y + 1) * w * 3];
+        let out = &mut rows[y * w * 3..(y + 1) * w * 3];
         for x in 0..w {
             let (x0, x1) = (x.saturating_sub(r), (x + r + 1).min(w));
-            for c in 0..3 {
-                rows[(y * w + x) * 3 + c] = (x0..x1)
-                    .map(|xx| src[(y * w + xx) * 3 + c])
-                    .min()
-                    .unwrap_or(0);
+            let mut m = [255u8; 3];
+            for px in line[x0 * 3..x1 * 3].chunks_exact(3) {
+                for c in 0..3 {
+                    m[c] = m[c].min(px[c]);
+                }
             }
+            out[x * 3..x * 3 + 3].copy_from_slice(&m);
         }
     }
     let out = img.as_mut();
+    let stride = w * 3;
     for y in 0..h {
         let (y0, y1) = (y.saturating_sub(r), (y + r + 1).min(h));
-        for x in 0..w {
-            for c in 0..3 {
-                out[(y * w + x) * 3 + c] = (y0..y1)
-                    .map(|yy| rows[(yy * w + x) * 3 + c])
-                    .min()
-                    .unwrap_or(0);
+        let dst = &mut out[y * stride..(y + 1) * stride];
+        dst.copy_from_slice(&rows[y0 * stride..(y0 + 1) * stride]);
+        for yy in y0 + 1..y1 {
+            for (d, &v) in dst.iter_mut().zip(&rows[yy * stride..(yy + 1) * stride]) {
+                *d = (*d).min(v);
             }
         }
     }
@@ -423,6 +426,21 @@ mod tests {
                     .zip(img.pixels())
                     .all(|(a, b)| a.0[2] == b.0[2]),
                 "flat channel changed"
+            );
+        }
+    }
+
+    #[test]
+    fn ink_spread_grows_dark_shapes_by_the_radius() {
+        let mut img = RgbImage::from_pixel(20, 20, image::Rgb([255, 255, 255]));
+        img.put_pixel(10, 10, image::Rgb([0, 50, 100]));
+        ink_spread(&mut img, 2);
+        for (x, y, p) in img.enumerate_pixels() {
+            let inside = (8..=12).contains(&x) && (8..=12).contains(&y);
+            assert_eq!(
+                p.0,
+                if inside { [0, 50, 100] } else { [255; 3] },
+                "({x}, {y})"
             );
         }
     }

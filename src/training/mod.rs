@@ -396,12 +396,7 @@ pub fn train(
     // Both fixed validation sets: every square of `val_boards` boards of a fixed stream,
     // the same whatever the training seed, so runs can be compared.
     let validate = |renderer: &Renderer, seed: u64, name: &str| {
-        let set = make_squares(
-            renderer,
-            seed,
-            cfg.val_boards,
-            &cfg.sampling(1.0),
-        );
+        let set = make_squares(renderer, seed, cfg.val_boards, &cfg.sampling(1.0));
         (name.to_string(), evaluate(&model_valid, &set, &device, 256))
     };
     let mut validation = vec![validate(
