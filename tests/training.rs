@@ -130,3 +130,38 @@ fn same_seed_same_model() {
     let yc: Vec<f32> = mc.forward(x).into_data().try_into_vec().unwrap();
     assert_eq!(ya, yc, "evaluating a checkpoint changed it");
 }
+
+#[test]
+fn fine_tuning_from_the_command_line_keeps_the_checkpoints_architecture() {
+    let t = TempDir::new("train-cli");
+    let a = t.join("a");
+    let mut cfg = tiny();
+    cfg.steps = 2;
+    train(&cfg, options(&a, false), &AtomicBool::new(false), &|_| {}).unwrap();
+    // Only the validation size is configured: the model comes from --init.
+    let config = t.join("small.json");
+    std::fs::write(&config, r#"{"val_boards": 1}"#).unwrap();
+    let b = t.join("b");
+    let out = crate::util::run_bin(
+        "train",
+        &[
+            "--init",
+            a.to_str().unwrap(),
+            "--out",
+            b.to_str().unwrap(),
+            "--steps",
+            "0",
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let spec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(b.join("config.json")).unwrap()).unwrap();
+    assert_eq!(spec["model"]["widths"], serde_json::json!([8, 16]));
+    assert!(b.join("card.md").is_file());
+}

@@ -1,6 +1,6 @@
 //! `train`: fit the 13-class square classifier on synthetic boards, on CPU or GPU.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use fenscan::classifier::Backend;
+use fenscan::classifier::checkpoint::read_spec;
 use fenscan::render::PieceSet;
 use fenscan::training::{Progress, RunOptions, TrainingConfig, train};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -70,13 +71,30 @@ fn main() -> ExitCode {
 }
 
 fn run(opts: Opts) -> Result<ExitCode> {
-    let mut cfg: TrainingConfig = match &opts.config {
+    let given: serde_json::Value = match &opts.config {
         Some(p) => serde_json::from_str(
             &std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
         )
         .with_context(|| format!("config {}", p.display()))?,
-        None => TrainingConfig::default(),
+        None => serde_json::json!({}),
     };
+    let mut cfg: TrainingConfig = serde_json::from_value(given.clone()).with_context(|| {
+        format!(
+            "config {}",
+            opts.config.as_deref().unwrap_or(Path::new("-")).display()
+        )
+    })?;
+    // Fine-tuning keeps the architecture and crop of the checkpoint it starts from, unless
+    // the config names them.
+    if let Some(init) = &opts.init {
+        let spec = read_spec(init).with_context(|| format!("--init {}", init.display()))?;
+        if given.get("model").is_none() {
+            cfg.model = spec.model;
+        }
+        if given.get("crop").is_none() {
+            cfg.crop = spec.crop;
+        }
+    }
     if let Some(v) = opts.steps {
         cfg.steps = v;
     }
