@@ -15,10 +15,8 @@ pub struct SquareClassifierConfig {
     /// Input channels (3: RGB).
     #[config(default = 3)]
     pub channels: usize,
-    /// Output channels of each conv block; each block halves the resolution. The default
-    /// ([32, 64, 128], one convolution a block) matched [16, 32, 64] with two on the
-    /// training styles and beat it on held-out ones, and runs faster (BENCHMARKS.md).
-    #[config(default = "vec![32, 64, 128]")]
+    /// Output channels of each conv block; each block halves the resolution.
+    #[config(default = "vec![16, 32, 64]")]
     pub widths: Vec<usize>,
     /// Number of classes.
     #[config(default = 13)]
@@ -27,7 +25,7 @@ pub struct SquareClassifierConfig {
     #[config(default = 2)]
     pub stem_stride: usize,
     /// Convolutions per block (1 or 2).
-    #[config(default = 1)]
+    #[config(default = 2)]
     pub convs_per_block: usize,
 }
 
