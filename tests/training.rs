@@ -80,6 +80,20 @@ fn loss_falls_and_resume_continues() {
     assert!(!out.join("state.json").exists());
 }
 
+/// The scores the checkpoint in `dir` gives a fixed batch of two 16-pixel crops.
+fn scores(dir: &std::path::Path) -> Vec<f32> {
+    let device = Backend::Flex.device().unwrap();
+    let (_, model) = fenscan::classifier::checkpoint::load_model(dir, &device).unwrap();
+    let x: Vec<f32> = (0..2 * 3 * 16 * 16)
+        .map(|i| (i % 17) as f32 / 17.0)
+        .collect();
+    let x = burn::prelude::Tensor::<4>::from_data(
+        burn::prelude::TensorData::new(x, [2, 3, 16, 16]),
+        &device,
+    );
+    model.forward(x).into_data().try_into_vec().unwrap()
+}
+
 #[test]
 fn same_seed_same_model() {
     let t = TempDir::new("train-det");
@@ -91,18 +105,7 @@ fn same_seed_same_model() {
     train(&cfg, options(&a, false), &stop, &|_| {}).unwrap();
     train(&cfg, options(&b, false), &stop, &|_| {}).unwrap();
     // Compare what the models compute (the files also hold random parameter ids).
-    let device = Backend::Flex.device().unwrap();
-    let (_, ma) = fenscan::classifier::checkpoint::load_model(&a, &device).unwrap();
-    let (_, mb) = fenscan::classifier::checkpoint::load_model(&b, &device).unwrap();
-    let x: Vec<f32> = (0..2 * 3 * 16 * 16)
-        .map(|i| (i % 17) as f32 / 17.0)
-        .collect();
-    let x = burn::prelude::Tensor::<4>::from_data(
-        burn::prelude::TensorData::new(x, [2, 3, 16, 16]),
-        &device,
-    );
-    let ya: Vec<f32> = ma.forward(x.clone()).into_data().try_into_vec().unwrap();
-    let yb: Vec<f32> = mb.forward(x).into_data().try_into_vec().unwrap();
+    let (ya, yb) = (scores(&a), scores(&b));
     assert_eq!(
         ya, yb,
         "two CPU runs with the same seed gave different models"
@@ -119,15 +122,7 @@ fn same_seed_same_model() {
         .expect("finished");
     assert_eq!(card.steps, 0);
     assert_eq!(card.validation.len(), 1);
-    let (_, mc) = fenscan::classifier::checkpoint::load_model(&c, &device).unwrap();
-    let x: Vec<f32> = (0..2 * 3 * 16 * 16)
-        .map(|i| (i % 17) as f32 / 17.0)
-        .collect();
-    let x = burn::prelude::Tensor::<4>::from_data(
-        burn::prelude::TensorData::new(x, [2, 3, 16, 16]),
-        &device,
-    );
-    let yc: Vec<f32> = mc.forward(x).into_data().try_into_vec().unwrap();
+    let yc = scores(&c);
     assert_eq!(ya, yc, "evaluating a checkpoint changed it");
 }
 
