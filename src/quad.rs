@@ -25,6 +25,14 @@ impl Quad {
         Homography::fit(&unit, &self.0)
     }
 
+    /// Axis-aligned bounds: `(min_x, min_y, max_x, max_y)`.
+    pub fn bounds(&self) -> (f32, f32, f32, f32) {
+        self.0.iter().fold(
+            (f32::MAX, f32::MAX, f32::MIN, f32::MIN),
+            |(x0, y0, x1, y1), p| (x0.min(p[0]), y0.min(p[1]), x1.max(p[0]), y1.max(p[1])),
+        )
+    }
+
     /// Mean side length in pixels.
     pub fn mean_side(&self) -> f32 {
         let p = &self.0;

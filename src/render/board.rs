@@ -1,5 +1,7 @@
 //! Drawing one flat board: squares, overlays, coordinates, pieces, frame.
 
+use std::sync::Arc;
+
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{PathBuilder, Pixmap, PixmapPaint, Rect, Stroke, Transform};
 use serde::{Deserialize, Serialize};
@@ -71,7 +73,7 @@ pub struct BoardLook<'a> {
     pub piece_scale: f32,
     /// Frame line width in pixels (0: none).
     pub frame: f32,
-    /// Hatch shading on the white pieces (engraved book style), if any.
+    /// Engraved hatch shading on the pieces (book style), if any.
     pub shading: Option<PieceShading>,
 }
 
@@ -156,6 +158,7 @@ pub fn draw_board(
             cell * 0.03,
         )
     };
+    let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     for row in 0..8 {
         for col in 0..8 {
             let class = placement.0[look.orientation.placement_index(row, col)];
@@ -173,7 +176,15 @@ pub fn draw_board(
             if let (Some(shading), SquareClass::Piece(p)) = (&look.shading, class)
                 && shading.shades(p.color)
             {
-                img = std::sync::Arc::new(shading.apply(&img, p.color));
+                // Shade each distinct raster once per board (eight pawns share one).
+                img = match shaded.iter().find(|(src, _)| Arc::ptr_eq(src, &img)) {
+                    Some((_, done)) => done.clone(),
+                    None => {
+                        let done = Arc::new(shading.apply(&img, p.color));
+                        shaded.push((img, done.clone()));
+                        done
+                    }
+                };
             }
             let (cx, cy) = grid.centre(row, col);
             let dx = rng.random_range(-jitter..=jitter);

@@ -57,19 +57,12 @@ impl Scene {
     /// than that): what a square crop can see, without the clutter farther away.
     pub fn around_board(self, margin: f32) -> Option<Scene> {
         let (w, h) = (self.canvas.width() as f32, self.canvas.height() as f32);
-        let q = &self.quad.0;
-        let x0 = (q.iter().map(|p| p[0]).fold(f32::MAX, f32::min) - margin)
-            .max(0.0)
-            .floor();
-        let y0 = (q.iter().map(|p| p[1]).fold(f32::MAX, f32::min) - margin)
-            .max(0.0)
-            .floor();
-        let x1 = (q.iter().map(|p| p[0]).fold(f32::MIN, f32::max) + margin)
-            .min(w)
-            .ceil();
-        let y1 = (q.iter().map(|p| p[1]).fold(f32::MIN, f32::max) + margin)
-            .min(h)
-            .ceil();
+        let (x0, y0, x1, y1) = self.quad.bounds();
+        let (x0, y0) = (
+            (x0 - margin).max(0.0).floor(),
+            (y0 - margin).max(0.0).floor(),
+        );
+        let (x1, y1) = ((x1 + margin).min(w).ceil(), (y1 + margin).min(h).ceil());
         if x0 <= 0.0 && y0 <= 0.0 && x1 >= w && y1 >= h {
             return Some(self);
         }
@@ -81,7 +74,7 @@ impl Scene {
         )?;
         Some(Scene {
             canvas: self.canvas.clone_rect(rect)?,
-            quad: Quad(q.map(|p| [p[0] - x0, p[1] - y0])),
+            quad: Quad(self.quad.0.map(|p| [p[0] - x0, p[1] - y0])),
         })
     }
 }
@@ -296,12 +289,7 @@ pub fn perspective(
         p[1] += rng.random_range(-skew..=skew) * side;
     }
     // Keep the board inside the image: shrink towards the centre if needed.
-    let (min_x, max_x) = target
-        .iter()
-        .fold((f32::MAX, f32::MIN), |a, p| (a.0.min(p[0]), a.1.max(p[0])));
-    let (min_y, max_y) = target
-        .iter()
-        .fold((f32::MAX, f32::MIN), |a, p| (a.0.min(p[1]), a.1.max(p[1])));
+    let (min_x, min_y, max_x, max_y) = Quad(target).bounds();
     let fit = ((w - 2.0) / (max_x - min_x))
         .min((h - 2.0) / (max_y - min_y))
         .min(1.0);
