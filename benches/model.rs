@@ -9,6 +9,7 @@ use burn::module::Module;
 use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
+use fenscan::classifier::batched::BatchedClassifier;
 use fenscan::classifier::{Backend, FusedClassifier, SquareClassifierConfig};
 
 fn main() {
@@ -19,9 +20,9 @@ fn main() {
         .unwrap_or_default();
     let device = backend.device().expect("backend available");
     println!(
-        "| backend | widths | convs/block | input | params | 64-square inference | folded (infer) | training |"
+        "| backend | widths | convs/block | input | params | 64-square inference | folded | folded, plain CPU (infer) | training |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (widths, convs, input) in [
         (vec![16, 32, 64], 1, 32),
         (vec![16, 32, 64], 2, 32),
@@ -58,6 +59,17 @@ fn main() {
             let _ = fused.forward(x.clone()).into_data();
         }
         let fused_ms = t.elapsed().as_secs_f64() * 1000.0 / n as f64;
+        // What infer runs on the CPU: the folded model in plain Rust, one product a layer.
+        let cpu = BatchedClassifier::new(&fused).expect("supported architecture");
+        let data: Vec<f32> = x.clone().into_data().try_into_vec().expect("f32 input");
+        for _ in 0..3 {
+            let _ = cpu.forward(&data, 64, input).expect("f32 scores");
+        }
+        let t = Instant::now();
+        for _ in 0..n {
+            let _ = cpu.forward(&data, 64, input).expect("f32 scores");
+        }
+        let cpu_ms = t.elapsed().as_secs_f64() * 1000.0 / n as f64;
 
         let ad = device.clone().autodiff();
         let mut m = cfg.init(&ad);
@@ -85,7 +97,7 @@ fn main() {
         }
         let sps = (steps * batch) as f64 / t.elapsed().as_secs_f64();
         println!(
-            "| {backend} | {widths:?} | {convs} | {input} | {params} | {infer_ms:.1} ms | {fused_ms:.1} ms | {sps:.0} crops/s |"
+            "| {backend} | {widths:?} | {convs} | {input} | {params} | {infer_ms:.1} ms | {fused_ms:.1} ms | {cpu_ms:.1} ms | {sps:.0} crops/s |"
         );
     }
 }

@@ -43,6 +43,16 @@ impl FusedClassifier {
         }
     }
 
+    /// The blocks: convolutions (batch norms folded in) and the pooling after them.
+    pub fn blocks(&self) -> &[(Vec<Conv2d>, MaxPool2d)] {
+        &self.blocks
+    }
+
+    /// The linear head.
+    pub fn head(&self) -> &Linear {
+        &self.head
+    }
+
     /// Class scores (logits), as [`SquareClassifier::forward`].
     ///
     /// # Shapes

@@ -1,6 +1,7 @@
 //! The 13-class square classifier: model, backends, checkpoints.
 
 pub mod backend;
+pub mod batched;
 pub mod checkpoint;
 pub mod fused;
 pub mod model;
