@@ -91,23 +91,34 @@ fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
         let gray = GrayImage::from_raw(w, h, gray).expect("one byte a pixel");
         return (gray, 1.0, 1.0);
     }
+    // Source column -> detection column, and how many source columns each one averages.
     let column: Vec<usize> = (0..w as u64)
         .map(|x| (x * sw as u64 / w as u64) as usize)
         .collect();
-    let mut sums = vec![0u64; (sw * sh) as usize];
-    let mut counts = vec![0u32; (sw * sh) as usize];
-    for (y, row) in raw.chunks_exact(3 * w as usize).enumerate() {
-        let base = (y as u64 * sh as u64 / h as u64) as usize * sw as usize;
-        for (p, &c) in row.chunks_exact(3).zip(&column) {
-            sums[base + c] += luma(p) as u64;
-            counts[base + c] += 1;
+    let mut widths = vec![0u32; sw as usize];
+    column.iter().for_each(|&c| widths[c] += 1);
+    let mut gray = vec![0u8; (sw * sh) as usize];
+    // One detection row at a time: sums of luma over its band of source rows (u32 is ample:
+    // a cell averages far fewer than 2^16 pixels for any image the decoder accepts).
+    let mut sums = vec![0u32; sw as usize];
+    let mut band_start = 0usize;
+    for (ty, out) in gray.chunks_exact_mut(sw as usize).enumerate() {
+        let band_end = ((ty as u64 + 1) * h as u64).div_ceil(sh as u64) as usize;
+        let band_end = band_end.clamp(band_start, h as usize);
+        sums.fill(0);
+        for row in
+            raw[band_start * 3 * w as usize..band_end * 3 * w as usize].chunks_exact(3 * w as usize)
+        {
+            for (p, &c) in row.chunks_exact(3).zip(&column) {
+                sums[c] += luma(p);
+            }
         }
+        let rows = (band_end - band_start).max(1) as u32;
+        for ((o, &sum), &cols) in out.iter_mut().zip(&sums).zip(&widths) {
+            *o = (sum / (256 * rows * cols.max(1))).min(255) as u8;
+        }
+        band_start = band_end;
     }
-    let gray = sums
-        .iter()
-        .zip(&counts)
-        .map(|(&s, &n)| ((s / (256 * n.max(1) as u64)).min(255)) as u8)
-        .collect();
     let small = GrayImage::from_raw(sw, sh, gray).expect("one byte a pixel");
     (small, w as f32 / sw as f32, h as f32 / sh as f32)
 }

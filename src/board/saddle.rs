@@ -117,6 +117,69 @@ fn kernel_response(
     (r, if diff > 0.0 { 1 } else { -1 })
 }
 
+/// Top-left corners of the four boxes `(a, b, c, d)` of [`kernel_response`], relative to
+/// the point, as offsets to add (they are never below `-margin`).
+fn box_offsets(kernel: Kernel, q: usize) -> [(isize, isize); 4] {
+    let (q, gap, half) = (q as isize, (q / 6) as isize, (q / 2) as isize);
+    match kernel {
+        Kernel::Upright => [
+            (-q - gap, -q - gap),
+            (gap, -q - gap),
+            (gap, gap),
+            (-q - gap, gap),
+        ],
+        Kernel::Diagonal => [
+            (-half, -q - half),
+            (half, -half),
+            (-half, half),
+            (-q - half, -half),
+        ],
+    }
+}
+
+/// The clipped response on the `gw` x `gh` grid of step `step` starting at
+/// `(margin, margin)`, from the tabulated box sums: the same arithmetic as
+/// [`kernel_response`], written over whole rows of sums so it vectorises (the finest
+/// scales, where this runs, are most of the finder's time).
+fn dense_grid(
+    table: &[u32],
+    table_w: usize,
+    kernel: Kernel,
+    q: usize,
+    margin: usize,
+    step: usize,
+    (gw, gh): (usize, usize),
+) -> Vec<f32> {
+    let area = (q * q) as f32;
+    let offsets = box_offsets(kernel, q);
+    let mut grid = vec![0f32; gw * gh];
+    if gw == 0 {
+        return grid;
+    }
+    for (j, out) in grid.chunks_exact_mut(gw).enumerate() {
+        let y = margin + j * step;
+        let row = |k: usize| {
+            let (dx, dy) = offsets[k];
+            let start = (y as isize + dy) as usize * table_w + (margin as isize + dx) as usize;
+            table[start..start + (gw - 1) * step + 1]
+                .iter()
+                .step_by(step)
+        };
+        let (ra, rb, rc, rd) = (row(0), row(1), row(2), row(3));
+        for ((((o, &a), &b), &c), &d) in out.iter_mut().zip(ra).zip(rb).zip(rc).zip(rd) {
+            let (a, b, c, d) = (
+                a as f32 / area,
+                b as f32 / area,
+                c as f32 / area,
+                d as f32 / area,
+            );
+            let diff = (a + c - b - d) / 2.0;
+            *o = (diff.abs() - (a - c).abs() - (b - d).abs()).max(0.0);
+        }
+    }
+    grid
+}
+
 /// Saddle points at quadrant size `q` pixels: response on a grid of step `q/4`, non-maximum
 /// suppression there, each maximum refined to the best pixel around it; the `limit`
 /// strongest above `min_score`. The coarse grid keeps large scales cheap: a square is at
@@ -140,8 +203,9 @@ pub fn saddles(
     }
     let step = (q / 4).max(1);
     // Every response reads four q x q boxes. At the fine scales, where responses are taken
-    // at every pixel, the box sums are tabulated once (4 reads a pixel instead of 16).
-    let table = (step == 1).then(|| integral.box_sums(q));
+    // at every pixel or every other one, the box sums are tabulated once (4 reads a
+    // response instead of 16).
+    let table = (step <= 2).then(|| integral.box_sums(q));
     let table_w = w + 1 - q;
     let area = (q * q) as f32;
     let square = |x0: usize, y0: usize| -> f32 {
@@ -154,12 +218,18 @@ pub fn saddles(
     let xs: Vec<usize> = (margin..w - margin).step_by(step).collect();
     let ys: Vec<usize> = (margin..h - margin).step_by(step).collect();
     let (gw, gh) = (xs.len(), ys.len());
-    let mut grid = vec![0f32; gw * gh];
-    for (j, &y) in ys.iter().enumerate() {
-        for (i, &x) in xs.iter().enumerate() {
-            grid[j * gw + i] = response(x, y).0.max(0.0);
+    let grid = match &table {
+        Some(t) => dense_grid(t, table_w, kernel, q, margin, step, (gw, gh)),
+        None => {
+            let mut grid = vec![0f32; gw * gh];
+            for (j, &y) in ys.iter().enumerate() {
+                for (i, &x) in xs.iter().enumerate() {
+                    grid[j * gw + i] = response(x, y).0.max(0.0);
+                }
+            }
+            grid
         }
-    }
+    };
     let radius = ((q / 2) / step).max(1);
     let mut out = Vec::new();
     for j in 0..gh {
@@ -204,12 +274,24 @@ pub fn saddles(
     }
     // Two grid maxima can refine onto the same corner: keep the stronger.
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // Kept points by cell of side q/2 + 1: a point within q/2 of another (both on whole
+    // pixels) is in the same or a neighbouring cell.
+    let cell = (q / 2 + 1) as i64;
+    let mut cells: std::collections::HashMap<(i64, i64), Vec<Saddle>> = Default::default();
     let mut kept: Vec<Saddle> = Vec::new();
     for p in out {
-        if kept
-            .iter()
-            .all(|k| (k.x - p.x).abs() > (q / 2) as f32 || (k.y - p.y).abs() > (q / 2) as f32)
-        {
+        let (cx, cy) = (p.x as i64 / cell, p.y as i64 / cell);
+        let clear = (-1..=1).all(|dy| {
+            (-1..=1).all(|dx| {
+                cells.get(&(cx + dx, cy + dy)).is_none_or(|v| {
+                    v.iter().all(|k| {
+                        (k.x - p.x).abs() > (q / 2) as f32 || (k.y - p.y).abs() > (q / 2) as f32
+                    })
+                })
+            })
+        });
+        if clear {
+            cells.entry((cx, cy)).or_default().push(p);
             kept.push(p);
             if kept.len() >= limit {
                 break;
