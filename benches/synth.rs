@@ -49,7 +49,7 @@ fn main() {
     let t = Instant::now();
     (0..n)
         .into_par_iter()
-        .for_each(|i| drop(board_squares(&renderer, 2, i, &crop, 0.06)));
+        .for_each(|i| drop(board_squares(&renderer, 2, i, &crop, 0.06).crops));
     let secs = t.elapsed().as_secs_f64();
     println!(
         "| squares (render + cut 64 crops of 32 px) | {threads} threads | {:.0} squares/s | {:.1} boards/s |",

@@ -170,10 +170,16 @@ fn run(opts: Opts) -> Result<ExitCode> {
         }
         Some(card) => {
             for (name, m) in &card.validation {
+                let by_px: Vec<String> = m
+                    .by_resolution
+                    .iter()
+                    .map(|b| format!("{} {:.2}%", b.label(), b.accuracy * 100.0))
+                    .collect();
                 eprintln!(
-                    "{name}: {:.4}% of {} squares",
+                    "{name}: {:.4}% of {} squares ({})",
                     m.accuracy * 100.0,
-                    m.squares
+                    m.squares,
+                    by_px.join(", ")
                 );
             }
             eprintln!("model card: {}", opts.out.join("card.md").display());

@@ -274,8 +274,8 @@ pub fn write_squares(
         (next..end)
             .into_par_iter()
             .try_for_each(|i| -> Result<(), DatasetError> {
-                let (classes, crops) = board_squares(renderer, spec.seed, i, &crop, jitter);
-                for (sq, (class, img)) in classes.iter().zip(crops).enumerate() {
+                let board = board_squares(renderer, spec.seed, i, &crop, jitter);
+                for (sq, (class, img)) in board.classes.iter().zip(board.crops).enumerate() {
                     let path = dir.join(class.name()).join(format!("{i:07}_{sq:02}.png"));
                     let bytes = png_bytes(&img).map_err(|e| DatasetError::Other(e.to_string()))?;
                     atomic_write(&path, &bytes).map_err(io_err(&path))?;
@@ -291,6 +291,17 @@ pub fn write_squares(
     Ok(())
 }
 
+/// The square crops of one rendered board.
+#[derive(Clone, Debug)]
+pub struct BoardSquares {
+    /// True class of each crop.
+    pub classes: Vec<SquareClass>,
+    /// The 64 crops in image reading order.
+    pub crops: Vec<image::RgbImage>,
+    /// Side of a square in pixels of detail (see [`crate::render::Rendered::square_px`]).
+    pub square_px: f32,
+}
+
 /// The 64 crops of board `index` with their true classes, in image reading order. The
 /// corners are moved by up to `jitter` of a square, as a real board finder might leave them.
 pub fn board_squares(
@@ -299,7 +310,7 @@ pub fn board_squares(
     index: u64,
     crop: &CropConfig,
     jitter: f32,
-) -> (Vec<SquareClass>, Vec<image::RgbImage>) {
+) -> BoardSquares {
     let r = renderer.render_board_area(seed, index);
     // A separate stream for the jitter keeps the board identical to the one `boards` draws.
     let mut rng = item_rng(seed ^ 0x6a09_e667_f3bc_c908, index);
@@ -315,5 +326,9 @@ pub fn board_squares(
     let classes = (0..64)
         .map(|i| r.placement.0[r.orientation.placement_index(i / 8, i % 8)])
         .collect();
-    (classes, crops)
+    BoardSquares {
+        classes,
+        crops,
+        square_px: r.square_px,
+    }
 }

@@ -7,17 +7,28 @@ use super::config::DegradeConfig;
 use super::theme::value_noise;
 use crate::squares::to_u8;
 
-/// Applies each effect of `cfg` with its probability; returns the names of those applied.
-/// `cell` is the board's square size in pixels (the rescale effect needs it); `printed`
-/// says the board is a printed diagram (only those are ever scanned to black and white).
+/// What [`degrade`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Degraded {
+    /// Names (with strengths) of the effects applied, in order.
+    pub effects: Vec<String>,
+    /// Side of a square in pixels of detail: the square's size in the image, or the size
+    /// a rescale shrank it to (the image keeps its size, not its detail).
+    pub square_px: f32,
+}
+
+/// Applies each effect of `cfg` with its probability. `cell` is the board's square size in
+/// pixels (the rescale effect needs it); `printed` says the board is a printed diagram
+/// (only those are ever scanned to black and white).
 pub fn degrade(
     img: &mut RgbImage,
     cell: f32,
     printed: bool,
     cfg: &DegradeConfig,
     rng: &mut impl Rng,
-) -> Vec<String> {
+) -> Degraded {
     let mut applied = Vec::new();
+    let mut square_px = cell;
     if rng.random_bool(cfg.ink.probability) {
         let radius = (rng.random_range(0.0..=cfg.ink.strength.max(0.0)) * cell).round();
         if radius >= 1.0 {
@@ -38,6 +49,7 @@ pub fn degrade(
         let down = image::imageops::thumbnail(img, sw, sh);
         *img = upscale(&down, w, h, rng.random_bool(0.3));
         applied.push(format!("rescale:{:.0}px", target));
+        square_px = target;
     }
     if rng.random_bool(cfg.color.probability) {
         color_shift(img, cfg.color.strength, rng);
@@ -98,7 +110,10 @@ pub fn degrade(
             applied.push(format!("jpeg:{q}"));
         }
     }
-    applied
+    Degraded {
+        effects: applied,
+        square_px,
+    }
 }
 
 fn map_pixels(img: &mut RgbImage, f: impl Fn(u32, u32, [f32; 3]) -> [f32; 3]) {

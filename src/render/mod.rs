@@ -47,6 +47,8 @@ pub struct Rendered {
     pub overlays: Vec<String>,
     /// Scene and degradation effects applied.
     pub effects: Vec<String>,
+    /// Side of a square in pixels of detail (see [`degrade::Degraded::square_px`]).
+    pub square_px: f32,
 }
 
 /// The board corners named by the squares they belong to, as drawn.
@@ -251,13 +253,14 @@ impl Renderer {
             quad = q;
             effects.push(format!("perspective:{angle:.1}deg,{amount:.2}"));
         }
-        effects.extend(degrade::degrade(
+        let degraded = degrade::degrade(
             &mut image,
             quad.mean_side() / 8.0,
             theme::is_book_theme(&theme),
             &cfg.degrade,
             rng,
-        ));
+        );
+        effects.extend(degraded.effects);
         Some(Rendered {
             image,
             placement,
@@ -268,6 +271,7 @@ impl Renderer {
             coordinates,
             overlays: drawn.overlays,
             effects,
+            square_px: degraded.square_px,
         })
     }
 }

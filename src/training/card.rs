@@ -81,6 +81,18 @@ pub fn write_card(out: &Path, card: &ModelCard) -> Result<(), TrainError> {
             conf.join(", ")
         );
     }
+    md += "\nAccuracy by resolution (pixels of detail per square: the square's size in the image, or what a rescale shrank it to):\n\n| validation set | resolution | squares | accuracy |\n|---|---|---|---|\n";
+    for (name, m) in &card.validation {
+        for b in &m.by_resolution {
+            md += &format!(
+                "| {} | {} | {} | {:.2}% |\n",
+                name.split(':').next().unwrap_or(name),
+                b.label(),
+                b.squares,
+                b.accuracy * 100.0
+            );
+        }
+    }
     for note in &card.notes {
         md += &format!("\n{note}\n");
     }

@@ -20,6 +20,9 @@ pub struct SquareSet {
     pub pixels: Vec<u8>,
     /// Class index per crop.
     pub labels: Vec<u8>,
+    /// Pixels of detail per square of the board each crop came from (rounded, at most 255;
+    /// see [`crate::render::Rendered::square_px`]): for accuracy by resolution.
+    pub square_px: Vec<u8>,
 }
 
 impl SquareSet {
@@ -82,30 +85,31 @@ pub fn make_squares(
     sampling: &SquareSampling,
 ) -> SquareSet {
     let size = sampling.crop.size as usize;
-    let per_board: Vec<(Vec<u8>, Vec<u8>)> = (0..boards)
+    let per_board: Vec<(Vec<u8>, Vec<u8>, u8)> = (0..boards)
         .into_par_iter()
         .map(|i| {
-            let (classes, crops) =
-                board_squares(renderer, seed, i, &sampling.crop, sampling.corner_jitter);
+            let board = board_squares(renderer, seed, i, &sampling.crop, sampling.corner_jitter);
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let mut px = Vec::new();
             let mut labels = Vec::new();
-            for (class, crop) in classes.iter().zip(crops) {
+            for (class, crop) in board.classes.iter().zip(board.crops) {
                 if *class == SquareClass::Empty && !rng.random_bool(sampling.empty_keep) {
                     continue;
                 }
                 px.extend_from_slice(crop.as_raw());
                 labels.push(class.index() as u8);
             }
-            (px, labels)
+            (px, labels, board.square_px.round().clamp(0.0, 255.0) as u8)
         })
         .collect();
     let mut set = SquareSet {
         size,
         ..SquareSet::default()
     };
-    for (px, labels) in per_board {
+    for (px, labels, square_px) in per_board {
         set.pixels.extend(px);
+        set.square_px
+            .extend(std::iter::repeat_n(square_px, labels.len()));
         set.labels.extend(labels);
     }
     set

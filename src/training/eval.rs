@@ -16,7 +16,37 @@ pub struct SquareMetrics {
     pub accuracy: f64,
     /// `confusion[true][predicted]` counts, class indices as in [`SquareClass`].
     pub confusion: Vec<Vec<usize>>,
+    /// Accuracy by the board's resolution (pixels of detail per square): where the
+    /// mistakes are.
+    #[serde(default)]
+    pub by_resolution: Vec<ResolutionBucket>,
 }
+
+/// Accuracy on the squares of boards within a range of resolutions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResolutionBucket {
+    /// Smallest pixels of detail per square in this bucket.
+    pub from_px: u8,
+    /// Largest, exclusive (`None`: no upper bound).
+    pub to_px: Option<u8>,
+    /// Squares in the bucket.
+    pub squares: usize,
+    /// Share classified correctly.
+    pub accuracy: f64,
+}
+
+impl ResolutionBucket {
+    /// Readable range, e.g. `16-24 px`.
+    pub fn label(&self) -> String {
+        match self.to_px {
+            Some(to) => format!("{}-{} px", self.from_px, to),
+            None => format!(">= {} px", self.from_px),
+        }
+    }
+}
+
+/// Bucket edges in pixels of detail per square.
+const RESOLUTION_EDGES: [u8; 5] = [0, 16, 24, 32, 48];
 
 impl SquareMetrics {
     /// The most frequent mistakes, as `(true, predicted, count)`.
@@ -50,6 +80,9 @@ pub fn evaluate(
 ) -> SquareMetrics {
     let mut confusion = vec![vec![0usize; 13]; 13];
     let mut correct = 0;
+    // (squares, correct) per resolution bucket.
+    let mut buckets = [(0usize, 0usize); RESOLUTION_EDGES.len()];
+    let bucket_of = |px: u8| RESOLUTION_EDGES.iter().rposition(|&e| px >= e).unwrap_or(0);
     let n = set.len();
     let s = set.size;
     let indices: Vec<usize> = (0..n).collect();
@@ -63,11 +96,14 @@ pub fn evaluate(
             .convert::<i64>()
             .try_into_vec::<i64>()
             .unwrap_or_default();
-        for (t, p) in y.iter().zip(pred) {
+        for ((t, p), &i) in y.iter().zip(pred).zip(chunk) {
             let (t, p) = (*t as usize, (p as usize).min(12));
             confusion[t][p] += 1;
+            let b = &mut buckets[bucket_of(set.square_px.get(i).copied().unwrap_or(0))];
+            b.0 += 1;
             if t == p {
                 correct += 1;
+                b.1 += 1;
             }
         }
     }
@@ -79,5 +115,16 @@ pub fn evaluate(
             correct as f64 / n as f64
         },
         confusion,
+        by_resolution: buckets
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.0 > 0)
+            .map(|(k, &(n, right))| ResolutionBucket {
+                from_px: RESOLUTION_EDGES[k],
+                to_px: RESOLUTION_EDGES.get(k + 1).copied(),
+                squares: n,
+                accuracy: right as f64 / n as f64,
+            })
+            .collect(),
     }
 }
