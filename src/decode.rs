@@ -97,28 +97,46 @@ pub fn decode(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Ch
             set(&mut p, i, to, "no pawns on rank 1 or 8", &mut changes);
         }
     }
+    let king_of = |color: Color| SquareClass::Piece(color.king()).index();
+    let kings_of = |p: &Placement, color: Color| -> Vec<usize> {
+        (0..64)
+            .filter(|&i| p.0[i].index() == king_of(color))
+            .collect()
+    };
+    // Extra kings first (the unsure ones but the likeliest), each becoming its runner-up:
+    // never a king of a side that already has one, so fixing one side cannot break the
+    // other; a king of the side that has none is allowed (a king misread in colour).
     for color in [Color::White, Color::Black] {
-        let king = SquareClass::Piece(color.king()).index();
-        let kings: Vec<usize> = (0..64).filter(|&i| p.0[i].index() == king).collect();
-        if kings.is_empty() {
-            // The likeliest king square among the unsure ones.
-            let candidate = (0..64)
-                .filter(|&i| unsure(i))
-                .max_by(|&a, &b| probs[a][king].total_cmp(&probs[b][king]));
-            if let Some(i) = candidate.filter(|&i| probs[i][king] > 0.01) {
-                set(&mut p, i, king, "each side has one king", &mut changes);
-            }
-        } else if kings.len() > 1 {
+        let (king, other) = (king_of(color), king_of(!color));
+        let kings = kings_of(&p, color);
+        if kings.len() > 1 {
             let keep = *kings
                 .iter()
                 .max_by(|&&a, &&b| probs[a][king].total_cmp(&probs[b][king]))
                 .unwrap_or(&kings[0]);
             for &i in &kings {
                 if i != keep && unsure(i) {
+                    let other_has_king = !kings_of(&p, !color).is_empty();
                     let back_rank = !(8..56).contains(&i);
-                    let to = best(&probs[i], |c| c != king && !(back_rank && is_pawn(c)));
+                    let to = best(&probs[i], |c| {
+                        c != king && !(c == other && other_has_king) && !(back_rank && is_pawn(c))
+                    });
                     set(&mut p, i, to, "each side has one king", &mut changes);
                 }
+            }
+        }
+    }
+    // Then a missing king: the likeliest king square among the unsure ones that are not
+    // the other side's only king.
+    for color in [Color::White, Color::Black] {
+        let king = king_of(color);
+        if kings_of(&p, color).is_empty() {
+            let others = kings_of(&p, !color);
+            let candidate = (0..64)
+                .filter(|&i| unsure(i) && !(others.len() == 1 && others[0] == i))
+                .max_by(|&a, &b| probs[a][king].total_cmp(&probs[b][king]));
+            if let Some(i) = candidate.filter(|&i| probs[i][king] > 0.01) {
+                set(&mut p, i, king, "each side has one king", &mut changes);
             }
         }
     }
@@ -209,6 +227,30 @@ mod tests {
         let (d, changes) = decode(&probs, &DecodeConfig::default());
         assert_eq!(d.to_string(), "k6B/8/8/8/8/8/8/K6r");
         assert_eq!(changes.len(), 2);
+    }
+
+    #[test]
+    fn fixing_one_sides_kings_never_gives_the_other_a_second_king() {
+        // Black kings on a8 (sure) and e4 (unsure: black king 0.5, white king 0.3, black
+        // queen 0.2); white already has its king on a1. e4 must not become a white king.
+        let p: Placement = "k7/8/8/8/4k3/8/8/K7".parse().unwrap();
+        let mut probs = confident(&p);
+        let e4 = 4 * 8 + 4;
+        probs[e4] = [0.0; 13];
+        probs[e4][12] = 0.5;
+        probs[e4][6] = 0.3;
+        probs[e4][11] = 0.2;
+        let (d, _) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d.to_string(), "k7/8/8/8/4q3/8/8/K7");
+        // With no white king anywhere, the colour misreading is the likely story.
+        let p: Placement = "k7/8/8/8/4k3/8/8/8".parse().unwrap();
+        let mut probs = confident(&p);
+        probs[e4] = [0.0; 13];
+        probs[e4][12] = 0.5;
+        probs[e4][6] = 0.3;
+        probs[e4][11] = 0.2;
+        let (d, _) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d.to_string(), "k7/8/8/8/4K3/8/8/8");
     }
 
     #[test]
