@@ -142,6 +142,10 @@ pub struct ImageOutcome {
     /// Largest distance between a found and a true corner, as a share of the true board's
     /// mean side (when the true corners are known).
     pub corner_error: Option<f32>,
+    /// Squares reported as unsure (top probability under the threshold).
+    pub unsure: usize,
+    /// Wrong squares among those reported unsure.
+    pub wrong_unsure: usize,
 }
 
 /// Counts for a group of images.
@@ -167,6 +171,13 @@ pub struct GroupStats {
     pub orientation_right: usize,
     /// Corner errors of found boards with known corners (share of the side).
     pub corner_errors: Vec<f32>,
+    /// Squares reported as unsure.
+    pub unsure: usize,
+    /// Wrong squares that were reported as unsure.
+    pub wrong_unsure: usize,
+    /// Boards with wrong squares, every one of them reported as unsure (the user was
+    /// warned of each mistake).
+    pub all_errors_flagged: usize,
 }
 
 impl GroupStats {
@@ -180,6 +191,11 @@ impl GroupStats {
                 0 => self.exact += 1,
                 1 => self.one_wrong += 1,
                 _ => self.two_plus_wrong += 1,
+            }
+            self.unsure += o.unsure;
+            self.wrong_unsure += o.wrong_unsure;
+            if !o.wrong.is_empty() && o.wrong_unsure == o.wrong.len() {
+                self.all_errors_flagged += 1;
             }
         }
         if let Some(ok) = o.orientation_ok {
@@ -306,6 +322,8 @@ fn one(
         orientation_ok: None,
         error: None,
         corner_error: None,
+        unsure: 0,
+        wrong_unsure: 0,
     };
     let img = match crate::io::open_image(&li.file) {
         Ok(img) => img,
@@ -323,10 +341,14 @@ fn one(
             out.predicted = Some(rec.placement.to_string());
             out.orientation_ok = li.orientation.map(|o| o == rec.orientation.orientation);
             out.corner_error = li.quad.map(|q| corner_error(&rec.board.quad, &q));
+            out.unsure = rec.uncertain.len();
             for i in 0..64 {
                 let (t, p) = (li.placement.0[i], rec.placement.0[i]);
                 if t != p {
-                    let sq = square_at(i).map(|s| s.to_string()).unwrap_or_default();
+                    let sq = square_at(i);
+                    out.wrong_unsure +=
+                        usize::from(rec.uncertain.iter().any(|u| Some(u.square) == sq));
+                    let sq = sq.map(|s| s.to_string()).unwrap_or_default();
                     out.wrong
                         .push(format!("{sq}: {} -> {}", t.name(), p.name()));
                 }
@@ -392,6 +414,17 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
             r.total.found_within(0.02) as f64 * 100.0 / known.max(1) as f64,
         );
     }
+    let t = &r.total;
+    let wrong = t.squares - t.squares_right;
+    md += &format!(
+        "\n## Unsure squares\n\nSquares reported as unsure: {} ({:.1} a board). Wrong squares among them: {} of {wrong} ({:.1}%). Boards with mistakes that were all reported as unsure: {} of {}.\n",
+        t.unsure,
+        t.unsure as f64 / t.found.max(1) as f64,
+        t.wrong_unsure,
+        t.wrong_unsure as f64 * 100.0 / wrong.max(1) as f64,
+        t.all_errors_flagged,
+        t.one_wrong + t.two_plus_wrong,
+    );
     md += "\n## Confusion (rows: truth, columns: predicted)\n\n|  |";
     for c in SquareClass::ALL {
         md += &format!(" {} |", c.name());
