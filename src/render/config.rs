@@ -169,6 +169,11 @@ pub struct DegradeConfig {
     /// threshold (fax, 1-bit scans, photocopies); strength = largest shift of the threshold
     /// from mid-grey, in 0..1 units (0.2).
     pub scan: Effect,
+    /// Halftone print of a printed diagram (book themes only): grey printed as a screen of
+    /// round dots at an angle, as newspapers and many books print (and cheap printers
+    /// dither); strength = largest screen period as a share of a square (0.08; the period
+    /// is at least 2 pixels).
+    pub halftone: Effect,
 }
 
 impl Default for DegradeConfig {
@@ -185,6 +190,7 @@ impl Default for DegradeConfig {
             paper: effect(0.08, 0.12),
             ink: effect(0.15, 0.03),
             scan: effect(0.15, 0.2),
+            halftone: effect(0.15, 0.08),
         }
     }
 }
@@ -216,6 +222,10 @@ impl SynthConfig {
             ("positions.thinned_game", self.positions.thinned_game),
             ("degrade.ink.probability", self.degrade.ink.probability),
             ("degrade.scan.probability", self.degrade.scan.probability),
+            (
+                "degrade.halftone.probability",
+                self.degrade.halftone.probability,
+            ),
             ("look.random_theme", self.look.random_theme),
             ("look.book_theme", self.look.book_theme),
             ("look.black_bottom", self.look.black_bottom),

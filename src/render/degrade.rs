@@ -36,6 +36,21 @@ pub fn degrade(
             applied.push(format!("ink:{radius:.0}px"));
         }
     }
+    // Printing comes before the camera: a halftone screen sits on white paper, and any
+    // colour cast, blur or rescale comes after it. Drawn only for printed boards, so the
+    // random streams of screen boards stay as they were before this effect existed; below
+    // ~24 pixels a square a screen of dots only erases the pieces.
+    if printed && cell >= 24.0 && rng.random_bool(cfg.halftone.probability) {
+        let share = rng.random_range(0.03..cfg.halftone.strength.max(0.031));
+        let period = (share * cell).max(2.0);
+        let angle = if rng.random_bool(0.6) {
+            45.0
+        } else {
+            rng.random_range(0.0..90.0f32)
+        };
+        halftone(img, period, angle.to_radians());
+        applied.push(format!("halftone:{period:.1}px"));
+    }
     if rng.random_bool(cfg.rescale.probability) && cell > cfg.rescale.strength + 1.0 {
         let target = rng.random_range(cfg.rescale.strength..cell);
         let f = target / cell;
@@ -355,6 +370,23 @@ fn threshold_grey(img: &mut RgbImage, threshold: f32) {
     }
 }
 
+/// Grey printed as a clustered-dot screen of `period` pixels at `angle`: each pixel is ink
+/// where the darkness exceeds the screen's spot function there, so dots grow with the
+/// darkness (paper stays white, black stays black, mid-grey is a checker of dots).
+fn halftone(img: &mut RgbImage, period: f32, angle: f32) {
+    let (s, c) = angle.sin_cos();
+    let k = std::f32::consts::TAU / period;
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        let [r, g, b] = p.0.map(f32::from);
+        // The lightest tones are the paper itself, not ink.
+        let darkness = ((0.92 - (0.299 * r + 0.587 * g + 0.114 * b) / 255.0) / 0.92).max(0.0);
+        let (u, v) = (x as f32 * c + y as f32 * s, y as f32 * c - x as f32 * s);
+        // Spot function in 0..1: lowest at the dot centres, highest between dots.
+        let spot = 0.5 - ((u * k).cos() + (v * k).cos()) / 4.0;
+        p.0 = [if darkness > spot { 0 } else { 255 }; 3];
+    }
+}
+
 /// Darkest value within `radius` pixels (a square window), per channel: dark strokes and
 /// shapes grow by `radius`, the way ink spreads on paper.
 fn ink_spread(img: &mut RgbImage, radius: u32) {
@@ -469,5 +501,34 @@ mod tests {
         assert!(img.pixels().all(|p| p.0 == [0; 3] || p.0 == [255; 3]));
         assert_eq!(img.get_pixel(0, 0).0, [0; 3]);
         assert_eq!(img.get_pixel(15, 15).0, [255; 3]);
+    }
+
+    #[test]
+    fn halftone_keeps_paper_and_solid_ink_and_dots_the_greys() {
+        // Three bands: paper (250), mid-grey, solid black.
+        let mut img = RgbImage::from_fn(90, 60, |x, _| match x / 30 {
+            0 => image::Rgb([250; 3]),
+            1 => image::Rgb([120; 3]),
+            _ => image::Rgb([0; 3]),
+        });
+        halftone(&mut img, 4.0, 45f32.to_radians());
+        let ink = |x0: u32| {
+            let band: Vec<_> = (x0..x0 + 30)
+                .flat_map(|x| (0..60).map(move |y| (x, y)))
+                .collect();
+            let dark = band
+                .iter()
+                .filter(|&&(x, y)| img.get_pixel(x, y).0 == [0; 3])
+                .count();
+            dark as f32 / band.len() as f32
+        };
+        assert!(img.pixels().all(|p| p.0 == [0; 3] || p.0 == [255; 3]));
+        assert_eq!(ink(0), 0.0, "paper stays white");
+        assert!(ink(60) > 0.99, "solid ink stays solid");
+        let grey = ink(30);
+        assert!(
+            (0.35..0.65).contains(&grey),
+            "mid-grey is about half ink: {grey}"
+        );
     }
 }
