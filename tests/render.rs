@@ -15,25 +15,9 @@ fn renderer(cfg: SynthConfig) -> Renderer {
 
 /// No overlays, no degradations, flat named themes only: pixels can be checked exactly.
 fn clean_config() -> SynthConfig {
-    let off = Effect {
-        probability: 0.0,
-        strength: 0.0,
-    };
     let mut cfg = SynthConfig {
         overlays: OverlayConfig::NONE,
-        degrade: DegradeConfig {
-            rescale: off,
-            jpeg: off,
-            blur: off,
-            noise: off,
-            color: off,
-            lighting: off,
-            glare: off,
-            moire: off,
-            paper: off,
-            ink: off,
-            scan: off,
-        },
+        degrade: DegradeConfig::NONE,
         ..SynthConfig::default()
     };
     cfg.look.random_theme = 0.0;

@@ -176,6 +176,24 @@ pub struct DegradeConfig {
     pub halftone: Effect,
 }
 
+impl DegradeConfig {
+    /// No degradation at all: the clean render.
+    pub const NONE: DegradeConfig = DegradeConfig {
+        rescale: effect(0.0, 0.0),
+        jpeg: effect(0.0, 0.0),
+        blur: effect(0.0, 0.0),
+        noise: effect(0.0, 0.0),
+        color: effect(0.0, 0.0),
+        lighting: effect(0.0, 0.0),
+        glare: effect(0.0, 0.0),
+        moire: effect(0.0, 0.0),
+        paper: effect(0.0, 0.0),
+        ink: effect(0.0, 0.0),
+        scan: effect(0.0, 0.0),
+        halftone: effect(0.0, 0.0),
+    };
+}
+
 impl Default for DegradeConfig {
     fn default() -> Self {
         DegradeConfig {

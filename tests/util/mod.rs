@@ -20,6 +20,7 @@ pub fn screenshot_degradations() -> fenscan::render::config::DegradeConfig {
         paper: off,
         ink: off,
         scan: off,
+        halftone: off,
         ..Default::default()
     }
 }
