@@ -45,7 +45,7 @@ pub fn cut(img: &RgbImage, quad: &Quad, cfg: &CropConfig) -> Result<Vec<RgbImage
     // A board much larger than the crops is first shrunk by averaging whole blocks of
     // pixels (cheap, and no aliasing of thin outlines); the rest is supersampled.
     let factor = src_per_dst.floor().max(1.0) as u32;
-    let (src, quad) = if factor >= 2 {
+    let (src, quad) = if factor >= 2 && img.width() > 0 && img.height() > 0 {
         let (small, q) = shrink_region(img, quad, cfg.context, factor);
         (std::borrow::Cow::Owned(small), q)
     } else {
@@ -84,20 +84,31 @@ fn shrink_region(img: &RgbImage, quad: &Quad, context: f32, factor: u32) -> (Rgb
     let h = ((y1 - y0) / factor).max(1);
     let mut small = RgbImage::new(w, h);
     let inv = 1.0 / (factor * factor) as f32;
-    for sy in 0..h {
-        for sx in 0..w {
-            let mut acc = [0u32; 3];
-            for dy in 0..factor {
-                let y = (y0 + sy * factor + dy).min(img.height().saturating_sub(1));
-                for dx in 0..factor {
-                    let x = (x0 + sx * factor + dx).min(img.width().saturating_sub(1));
-                    let p = img.get_pixel(x, y).0;
-                    for c in 0..3 {
-                        acc[c] += p[c] as u32;
-                    }
+    let (iw, ih) = (img.width() as usize, img.height() as usize);
+    let raw = img.as_raw();
+    // Source column of each (output column, offset) pair, clamped at the image edge.
+    let columns: Vec<usize> = (0..w * factor)
+        .map(|i| (x0 + i).min(iw.saturating_sub(1) as u32) as usize)
+        .collect();
+    let mut acc = vec![0u32; 3 * w as usize];
+    for (sy, out) in small.chunks_exact_mut(3 * w as usize).enumerate() {
+        acc.fill(0);
+        for dy in 0..factor {
+            let y = ((y0 + sy as u32 * factor + dy) as usize).min(ih.saturating_sub(1));
+            let line = &raw[y * iw * 3..(y + 1) * iw * 3];
+            for (a, cols) in acc
+                .chunks_exact_mut(3)
+                .zip(columns.chunks_exact(factor as usize))
+            {
+                for &x in cols {
+                    a[0] += u32::from(line[3 * x]);
+                    a[1] += u32::from(line[3 * x + 1]);
+                    a[2] += u32::from(line[3 * x + 2]);
                 }
             }
-            small.put_pixel(sx, sy, Rgb(acc.map(|v| to_u8(v as f32 * inv))));
+        }
+        for (o, &a) in out.iter_mut().zip(&acc) {
+            *o = to_u8(a as f32 * inv);
         }
     }
     let f = factor as f32;
