@@ -246,7 +246,14 @@ fn find_with(
     let weak_turned = kernel == Kernel::Diagonal
         && lattice.count < TURNED_MIN_CORNERS
         && square_contrast < TURNED_MIN_CONTRAST;
-    if square_contrast < cfg.min_square_contrast || weak_turned {
+    // A nearly complete lattice is no accident: its squares may be fainter (dotted print
+    // shrunk to a few pixels a dot averages to a pale grey).
+    let min_contrast = if lattice.count >= CLEAR_LATTICE {
+        cfg.min_square_contrast * CLEAR_LATTICE_CONTRAST
+    } else {
+        cfg.min_square_contrast
+    };
+    if square_contrast < min_contrast || weak_turned {
         return Err(BoardNotFound::new(found, cfg.min_corners));
     }
     Ok(FoundBoard {
@@ -437,6 +444,8 @@ const TURNED_MIN_CONTRAST: f32 = 1.0;
 
 /// Inner corners that make a lattice clear enough to stop searching finer scales.
 const CLEAR_LATTICE: usize = 40;
+/// Share of the usual square contrast a clear lattice needs.
+const CLEAR_LATTICE_CONTRAST: f32 = 0.6;
 
 /// Smallest interior angle (degrees) of a found board.
 const MIN_CORNER_ANGLE: f32 = 45.0;

@@ -7,6 +7,19 @@ use super::config::DegradeConfig;
 use super::theme::value_noise;
 use crate::squares::to_u8;
 
+/// What the picture is, as far as print effects care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Medium {
+    /// A screen (screenshots, photos of monitors): never printed or scanned.
+    Screen,
+    /// A printed diagram in line art (hatched, lined or dotted dark squares): a 1-bit scan
+    /// keeps its squares.
+    LineArt,
+    /// A printed diagram with flat grey dark squares: a 1-bit scan dithers the grey (a hard
+    /// threshold would turn every square white or black and erase the board).
+    Tone,
+}
+
 /// What [`degrade`] did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Degraded {
@@ -18,17 +31,18 @@ pub struct Degraded {
 }
 
 /// Applies each effect of `cfg` with its probability. `cell` is the board's square size in
-/// pixels (the rescale effect needs it); `printed` says the board is a printed diagram
-/// (only those are ever scanned to black and white).
+/// pixels (the rescale effect needs it); `medium` says whether the board is printed (only
+/// those are ever halftoned or scanned to black and white).
 pub fn degrade(
     img: &mut RgbImage,
     cell: f32,
-    printed: bool,
+    medium: Medium,
     cfg: &DegradeConfig,
     rng: &mut impl Rng,
 ) -> Degraded {
     let mut applied = Vec::new();
     let mut square_px = cell;
+    let printed = medium != Medium::Screen;
     if rng.random_bool(cfg.ink.probability) {
         let radius = (rng.random_range(0.0..=cfg.ink.strength.max(0.0)) * cell).round();
         if radius >= 1.0 {
@@ -110,8 +124,13 @@ pub fn degrade(
     if rng.random_bool(cfg.scan.probability) && printed {
         let s = cfg.scan.strength.clamp(0.0, 0.45);
         let threshold = 0.5 + rng.random_range(-s..=s);
-        threshold_grey(img, threshold);
-        applied.push(format!("scan:{threshold:.2}"));
+        if medium == Medium::Tone {
+            halftone(img, 2.0, 45f32.to_radians());
+            applied.push("scan:dithered".into());
+        } else {
+            threshold_grey(img, threshold);
+            applied.push(format!("scan:{threshold:.2}"));
+        }
     }
     if rng.random_bool(cfg.noise.probability) {
         let sd = rng.random_range(1.0..cfg.noise.strength.max(1.1));

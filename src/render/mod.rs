@@ -256,7 +256,7 @@ impl Renderer {
         let degraded = degrade::degrade(
             &mut image,
             quad.mean_side() / 8.0,
-            theme::is_book_theme(&theme),
+            theme::medium(&theme),
             &cfg.degrade,
             rng,
         );

@@ -230,6 +230,16 @@ pub fn is_book_theme(theme: &Theme) -> bool {
     is_book(theme.style)
 }
 
+/// How a theme's board would be printed, for the print effects.
+pub fn medium(theme: &Theme) -> super::degrade::Medium {
+    use super::degrade::Medium;
+    match theme.style {
+        Style::BookGrey => Medium::Tone,
+        s if is_book(s) => Medium::LineArt,
+        _ => Medium::Screen,
+    }
+}
+
 /// Line pattern of a printed dark square: direction, spacing and weight vary by book.
 #[derive(Clone, Copy, Debug)]
 struct Hatching {
