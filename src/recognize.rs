@@ -69,7 +69,7 @@ pub struct RecognizeOptions {
     pub constraints: bool,
     /// Override the orientation.
     pub orientation: Option<Orientation>,
-    /// A square whose top probability is below this is reported as uncertain. Default 0.8.
+    /// A square whose top probability is below this is reported as uncertain. Default 0.9.
     pub uncertain_below: f32,
     /// The FEN fields the picture cannot show.
     pub fields: FenFields,
@@ -82,7 +82,7 @@ impl Default for RecognizeOptions {
             decode: DecodeConfig::default(),
             constraints: true,
             orientation: None,
-            uncertain_below: 0.8,
+            uncertain_below: 0.9,
             fields: FenFields::default(),
         }
     }
