@@ -131,24 +131,6 @@ struct Lattice {
 }
 
 impl Lattice {
-    /// The box `[x0, y0, x1, y1]` (detection pixels) around the lattice's corners and the
-    /// board's outer ring, with a square of slack.
-    fn region(&self, w: usize, h: usize) -> [usize; 4] {
-        let pad = 2.0 * self.spacing;
-        let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-        for (_, p) in &self.members {
-            (x0, y0) = (x0.min(p[0]), y0.min(p[1]));
-            (x1, y1) = (x1.max(p[0]), y1.max(p[1]));
-        }
-        let clamp = |v: f32, hi: usize| (v.max(0.0) as usize).min(hi);
-        [
-            clamp(x0 - pad, w),
-            clamp(y0 - pad, h),
-            clamp(x1 + pad + 1.0, w),
-            clamp(y1 + pad + 1.0, h),
-        ]
-    }
-
     /// Whether this lattice is a better board than `other`: a clearly larger board unless it
     /// has far fewer corners (a thumbnail beside the main board, clean while the main one is
     /// covered by arrows), otherwise more corners; on a tie the wider one (the squares rather
@@ -204,13 +186,7 @@ fn find_with(
         {
             break;
         }
-        // Once a clear lattice is found, the finer scales only place its corners more
-        // precisely: they look around that board alone (a fraction of the image).
-        let region = best
-            .as_ref()
-            .filter(|(b, _)| b.count >= CLEAR_LATTICE)
-            .map(|(b, _)| b.region(integral.width(), integral.height()));
-        let pts = saddles(integral, q, cfg.min_score, cfg.max_points, kernel, region);
+        let pts = saddles(integral, q, cfg.min_score, cfg.max_points, kernel);
         if pts.len() < cfg.min_corners {
             continue;
         }

@@ -37,17 +37,15 @@ impl Integral {
         self.h
     }
 
-    /// Sums of every `q` x `q` box whose top row is in `rows`, indexed by its top-left
-    /// corner (row length `w + 1 - q`; the first row is `rows.start`).
-    pub fn box_sums(&self, q: usize, rows: std::ops::Range<usize>) -> Vec<u32> {
+    /// Sums of every `q` x `q` box, indexed by its top-left corner (row length `w + 1 - q`).
+    pub fn box_sums(&self, q: usize) -> Vec<u32> {
         let (bw, bh) = (
             (self.w + 1).saturating_sub(q),
             (self.h + 1).saturating_sub(q),
         );
         let stride = self.w + 1;
-        let rows = rows.start.min(bh)..rows.end.min(bh);
-        let mut out = Vec::with_capacity(bw * rows.len());
-        for y in rows {
+        let mut out = Vec::with_capacity(bw * bh);
+        for y in 0..bh {
             let (top, bottom) = (&self.sums[y * stride..], &self.sums[(y + q) * stride..]);
             for x in 0..bw {
                 out.push((bottom[x + q] + top[x] - bottom[x] - top[x + q]) as u32);
@@ -139,15 +137,16 @@ fn box_offsets(kernel: Kernel, q: usize) -> [(isize, isize); 4] {
     }
 }
 
-/// The clipped response on the `gw` x `gh` grid of step `step` starting at `(ox, oy)`,
-/// from the box sums tabulated from row `row0` on: the same arithmetic as
+/// The clipped response on the `gw` x `gh` grid of step `step` starting at
+/// `(margin, margin)`, from the tabulated box sums: the same arithmetic as
 /// [`kernel_response`], written over whole rows of sums so it vectorises (the finest
 /// scales, where this runs, are most of the finder's time).
 fn dense_grid(
-    (table, table_w, row0): (&[u32], usize, usize),
+    table: &[u32],
+    table_w: usize,
     kernel: Kernel,
     q: usize,
-    (ox, oy): (usize, usize),
+    margin: usize,
     step: usize,
     (gw, gh): (usize, usize),
 ) -> Vec<f32> {
@@ -158,10 +157,10 @@ fn dense_grid(
         return grid;
     }
     for (j, out) in grid.chunks_exact_mut(gw).enumerate() {
-        let y = oy + j * step;
+        let y = margin + j * step;
         let row = |k: usize| {
             let (dx, dy) = offsets[k];
-            let start = ((y as isize + dy) as usize - row0) * table_w + (ox as isize + dx) as usize;
+            let start = (y as isize + dy) as usize * table_w + (margin as isize + dx) as usize;
             table[start..start + (gw - 1) * step + 1]
                 .iter()
                 .step_by(step)
@@ -184,15 +183,13 @@ fn dense_grid(
 /// Saddle points at quadrant size `q` pixels: response on a grid of step `q/4`, non-maximum
 /// suppression there, each maximum refined to the best pixel around it; the `limit`
 /// strongest above `min_score`. The coarse grid keeps large scales cheap: a square is at
-/// least 2q pixels, so a corner cannot hide between grid points. With `region`
-/// (`[x0, y0, x1, y1]`), only points inside it are looked for.
+/// least 2q pixels, so a corner cannot hide between grid points.
 pub fn saddles(
     integral: &Integral,
     q: usize,
     min_score: f32,
     limit: usize,
     kernel: Kernel,
-    region: Option<[usize; 4]>,
 ) -> Vec<Saddle> {
     let (w, h) = (integral.w, integral.h);
     let gap = q / 6;
@@ -205,31 +202,24 @@ pub fn saddles(
         return Vec::new();
     }
     let step = (q / 4).max(1);
-    let [rx0, ry0, rx1, ry1] = region.unwrap_or([0, 0, w, h]);
-    let (x_lo, x_hi) = (margin.max(rx0), (w - margin).min(rx1));
-    let (y_lo, y_hi) = (margin.max(ry0), (h - margin).min(ry1));
-    if x_lo >= x_hi || y_lo >= y_hi {
-        return Vec::new();
-    }
     // Every response reads four q x q boxes. At the fine scales, where responses are taken
-    // at every pixel or every other one, the box sums of the rows the region reaches are
-    // tabulated once (4 reads a response instead of 16).
-    let row0 = y_lo.saturating_sub(margin + step);
-    let table = (step <= 2).then(|| integral.box_sums(q, row0..y_hi + margin + step + 1));
+    // at every pixel or every other one, the box sums are tabulated once (4 reads a
+    // response instead of 16).
+    let table = (step <= 2).then(|| integral.box_sums(q));
     let table_w = w + 1 - q;
     let area = (q * q) as f32;
     let square = |x0: usize, y0: usize| -> f32 {
         match &table {
-            Some(t) => t[(y0 - row0) * table_w + x0] as f32 / area,
+            Some(t) => t[y0 * table_w + x0] as f32 / area,
             None => integral.mean(x0, y0, x0 + q, y0 + q),
         }
     };
     let response = |x: usize, y: usize| kernel_response(kernel, q, x, y, &square);
-    let xs: Vec<usize> = (x_lo..x_hi).step_by(step).collect();
-    let ys: Vec<usize> = (y_lo..y_hi).step_by(step).collect();
+    let xs: Vec<usize> = (margin..w - margin).step_by(step).collect();
+    let ys: Vec<usize> = (margin..h - margin).step_by(step).collect();
     let (gw, gh) = (xs.len(), ys.len());
     let grid = match &table {
-        Some(t) => dense_grid((t, table_w, row0), kernel, q, (x_lo, y_lo), step, (gw, gh)),
+        Some(t) => dense_grid(t, table_w, kernel, q, margin, step, (gw, gh)),
         None => {
             let mut grid = vec![0f32; gw * gh];
             for (j, &y) in ys.iter().enumerate() {
