@@ -233,24 +233,17 @@ mod tests {
     fn fixing_one_sides_kings_never_gives_the_other_a_second_king() {
         // Black kings on a8 (sure) and e4 (unsure: black king 0.5, white king 0.3, black
         // queen 0.2); white already has its king on a1. e4 must not become a white king.
-        let p: Placement = "k7/8/8/8/4k3/8/8/K7".parse().unwrap();
-        let mut probs = confident(&p);
-        let e4 = 4 * 8 + 4;
-        probs[e4] = [0.0; 13];
-        probs[e4][12] = 0.5;
-        probs[e4][6] = 0.3;
-        probs[e4][11] = 0.2;
-        let (d, _) = decode(&probs, &DecodeConfig::default());
-        assert_eq!(d.to_string(), "k7/8/8/8/4q3/8/8/K7");
+        let decoded = |placement: &str| {
+            let p: Placement = placement.parse().unwrap();
+            let mut probs = confident(&p);
+            let e4 = 4 * 8 + 4;
+            probs[e4] = [0.0; 13];
+            (probs[e4][12], probs[e4][6], probs[e4][11]) = (0.5, 0.3, 0.2);
+            decode(&probs, &DecodeConfig::default()).0.to_string()
+        };
+        assert_eq!(decoded("k7/8/8/8/4k3/8/8/K7"), "k7/8/8/8/4q3/8/8/K7");
         // With no white king anywhere, the colour misreading is the likely story.
-        let p: Placement = "k7/8/8/8/4k3/8/8/8".parse().unwrap();
-        let mut probs = confident(&p);
-        probs[e4] = [0.0; 13];
-        probs[e4][12] = 0.5;
-        probs[e4][6] = 0.3;
-        probs[e4][11] = 0.2;
-        let (d, _) = decode(&probs, &DecodeConfig::default());
-        assert_eq!(d.to_string(), "k7/8/8/8/4K3/8/8/8");
+        assert_eq!(decoded("k7/8/8/8/4k3/8/8/8"), "k7/8/8/8/4K3/8/8/8");
     }
 
     #[test]
