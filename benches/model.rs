@@ -20,7 +20,7 @@ fn main() {
         .unwrap_or_default();
     let device = backend.device().expect("backend available");
     println!(
-        "| backend | widths | convs/block | input | params | 64-square inference | folded | folded, plain CPU (infer) | training |"
+        "| backend | widths | convs/block | input | params | 64-square inference | folded | batched (infer) | training |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     for (widths, convs, input) in [
@@ -59,7 +59,7 @@ fn main() {
             let _ = fused.forward(x.clone()).into_data();
         }
         let fused_ms = t.elapsed().as_secs_f64() * 1000.0 / n as f64;
-        // What infer runs on the CPU: the folded model in plain Rust, one product a layer.
+        // What infer runs on burn-flex: the folded model, one im2col and one matmul a layer.
         let cpu = BatchedClassifier::new(&fused).expect("supported architecture");
         let data: Vec<f32> = x.clone().into_data().try_into_vec().expect("f32 input");
         for _ in 0..3 {
