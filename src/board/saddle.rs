@@ -96,22 +96,9 @@ fn kernel_response(
     y: usize,
     square: &impl Fn(usize, usize) -> f32,
 ) -> (f32, i8) {
-    let (gap, half) = (q / 6, q / 2);
     // (a, c) and (b, d) are the two pairs that should agree.
-    let (a, b, c, d) = match kernel {
-        Kernel::Upright => (
-            square(x - q - gap, y - q - gap),
-            square(x + gap, y - q - gap),
-            square(x + gap, y + gap),
-            square(x - q - gap, y + gap),
-        ),
-        Kernel::Diagonal => (
-            square(x - half, y - q - half),
-            square(x + half, y - half),
-            square(x - half, y + half),
-            square(x - q - half, y - half),
-        ),
-    };
+    let [a, b, c, d] = box_offsets(kernel, q)
+        .map(|(dx, dy)| square((x as isize + dx) as usize, (y as isize + dy) as usize));
     let diff = (a + c - b - d) / 2.0;
     let r = diff.abs() - (a - c).abs() - (b - d).abs();
     (r, if diff > 0.0 { 1 } else { -1 })

@@ -23,7 +23,7 @@ struct Conv {
     stride: usize,
 }
 
-/// The classifier's arithmetic in plain Rust.
+/// The folded classifier, run one matrix product a convolution over the whole batch.
 #[derive(Clone, Debug)]
 pub struct BatchedClassifier {
     /// Per block: its convolutions; every block ends in 2x2 max pooling.
