@@ -28,6 +28,7 @@ fn main() {
         (vec![16, 32, 64], 2, 32),
         (vec![24, 48, 96], 2, 32),
         (vec![32, 64, 128], 1, 32),
+        (vec![32, 64, 128], 2, 32),
     ] {
         let cfg = SquareClassifierConfig::new()
             .with_widths(widths.clone())

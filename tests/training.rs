@@ -41,6 +41,7 @@ fn options(out: &std::path::Path, resume: bool) -> RunOptions {
         backend: Backend::Flex,
         train_sets: vec![PieceSet::load(&builtin_dir()).unwrap()],
         heldout_sets: Vec::new(),
+        mistake_sheets: false,
     }
 }
 

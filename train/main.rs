@@ -55,6 +55,10 @@ struct Opts {
     /// --features wgpu).
     #[arg(long, default_value = "flex")]
     backend: Backend,
+    /// Also write mistakes-a.png and mistakes-b.png into --out: the misclassified
+    /// validation crops, enlarged, with their true and predicted classes.
+    #[arg(long)]
+    mistakes: bool,
     /// Continue the interrupted run in --out.
     #[arg(long)]
     resume: bool,
@@ -157,6 +161,7 @@ fn run(opts: Opts) -> Result<ExitCode> {
         backend: opts.backend,
         train_sets,
         heldout_sets: heldout,
+        mistake_sheets: opts.mistakes,
     };
     let card = train(&cfg, run, &stop, &report)?;
     pb.finish();

@@ -158,7 +158,18 @@ pub fn draw_board(
             cell * 0.03,
         )
     };
+    // Typesetters knock the dark-square pattern out around a piece, leaving a thin paper
+    // rim; without it a black piece sinks into the hatching.
+    let halo = (is_book_theme(look.theme) && !typeset && rng.random_bool(HALO_SHARE)).then(|| {
+        (size as f32 * rng.random_range(0.03..0.07f32))
+            .max(1.0)
+            .round() as u32
+    });
+    if halo.is_some() {
+        overlays.push("halo".into());
+    }
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    let mut rims: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     for row in 0..8 {
         for col in 0..8 {
             let class = placement.0[look.orientation.placement_index(row, col)];
@@ -191,6 +202,26 @@ pub fn draw_board(
             let dy = rng.random_range(-jitter..=jitter);
             let x = (cx - size as f32 / 2.0 + dx).round() as i32;
             let y = (cy - size as f32 / 2.0 + dy).round() as i32;
+            if let Some(radius) = halo
+                && is_dark(row, col)
+            {
+                let rim = match rims.iter().find(|(src, _)| Arc::ptr_eq(src, &img)) {
+                    Some((_, done)) => done.clone(),
+                    None => {
+                        let done = Arc::new(paper_rim(&img, radius));
+                        rims.push((img.clone(), done.clone()));
+                        done
+                    }
+                };
+                pm.draw_pixmap(
+                    x,
+                    y,
+                    rim.as_ref().as_ref(),
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+            }
             pm.draw_pixmap(
                 x,
                 y,
@@ -284,6 +315,41 @@ pub fn draw_board(
 
 /// How often a diagram font with hatched glyphs typesets a book-theme board itself.
 const TYPESET_SHARE: f64 = 0.7;
+
+/// Share of the other book-theme boards whose pieces are knocked out of the dark squares'
+/// pattern with a paper rim.
+const HALO_SHARE: f64 = 0.5;
+
+/// The piece's silhouette grown by `radius` pixels, in opaque white: drawn under the piece,
+/// it clears the square's pattern around it. Grows the alpha with a square max filter
+/// (rows, then columns).
+fn paper_rim(piece: &Pixmap, radius: u32) -> Pixmap {
+    let (w, h) = (piece.width() as usize, piece.height() as usize);
+    let r = radius as usize;
+    let alpha: Vec<u8> = piece.pixels().iter().map(|p| p.alpha()).collect();
+    let mut rows = vec![0u8; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let (a, b) = (x.saturating_sub(r), (x + r).min(w - 1));
+            rows[y * w + x] = alpha[y * w + a..=y * w + b]
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(0);
+        }
+    }
+    let mut out = piece.clone();
+    for (i, px) in out.pixels_mut().iter_mut().enumerate() {
+        let (x, y) = (i % w, i / w);
+        let (a, b) = (y.saturating_sub(r), (y + r).min(h - 1));
+        let grown = (a..=b).map(|yy| rows[yy * w + x]).max().unwrap_or(0);
+        // Only where the piece is solid enough to be seen: its faint antialiased edge must
+        // not spread a rim across the whole raster.
+        let v = if grown >= 96 { 255 } else { 0 };
+        *px = resvg::tiny_skia::ColorU8::from_rgba(v, v, v, v).premultiply();
+    }
+    out
+}
 
 /// Dark squares in drawing order (row 0 at the top): a8 and h1 are light in both
 /// orientations.

@@ -145,7 +145,8 @@ impl Default for SceneConfig {
 pub struct DegradeConfig {
     /// Down-then-up scaling; strength = smallest square side in pixels reached (12).
     pub rescale: Effect,
-    /// JPEG re-encoding; strength = lowest quality (15).
+    /// JPEG re-encoding; strength = lowest quality (15). Boards with under 24 pixels of
+    /// detail a square get a higher floor (up to +30 at 10 px), as blur and noise get less.
     pub jpeg: Effect,
     /// Gaussian blur; strength = largest sigma in pixels (1.5).
     pub blur: Effect,
@@ -166,7 +167,7 @@ pub struct DegradeConfig {
     /// strength = largest spread as a share of a square (0.03; under a pixel: no effect).
     pub ink: Effect,
     /// Black-and-white scan of a printed diagram (book themes only): grey, then a hard
-    /// threshold (fax, 1-bit scans, photocopies); strength = largest shift of the threshold
+    /// threshold (fax, 1-bit scans, photocopies), on boards with 20+ pixels a square; strength = largest shift of the threshold
     /// from mid-grey, in 0..1 units (0.2).
     pub scan: Effect,
     /// Halftone print of a printed diagram (book themes only): grey printed as a screen of

@@ -7,6 +7,9 @@ use super::config::DegradeConfig;
 use super::theme::value_noise;
 use crate::squares::to_u8;
 
+/// Fewest pixels of detail a square for a 1-bit scan.
+const MIN_SCAN_DETAIL: f32 = 20.0;
+
 /// What the picture is, as far as print effects care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Medium {
@@ -116,12 +119,18 @@ pub fn degrade(
         );
         applied.push("glare".into());
     }
+    // Blur, noise and heavy JPEG on top of a board with little detail leave nothing a
+    // person could read: their strength shrinks with the detail left (full from 24 px a
+    // square, 40% at 10 px and below).
+    let legible = (square_px / 24.0).clamp(0.4, 1.0);
     if rng.random_bool(cfg.blur.probability) {
-        let sigma = rng.random_range(0.3..cfg.blur.strength.max(0.31));
+        let sigma = rng.random_range(0.3..(cfg.blur.strength * legible).max(0.31));
         *img = gaussian_blur(img, sigma);
         applied.push(format!("blur:{sigma:.2}"));
     }
-    if rng.random_bool(cfg.scan.probability) && printed {
+    // A 1-bit scan of a board with under ~20 pixels a square drops thin outlines whole
+    // (a white piece on a white square disappears): nothing is left to read.
+    if rng.random_bool(cfg.scan.probability) && printed && square_px >= MIN_SCAN_DETAIL {
         let s = cfg.scan.strength.clamp(0.0, 0.45);
         let threshold = 0.5 + rng.random_range(-s..=s);
         if medium == Medium::Tone {
@@ -133,12 +142,13 @@ pub fn degrade(
         }
     }
     if rng.random_bool(cfg.noise.probability) {
-        let sd = rng.random_range(1.0..cfg.noise.strength.max(1.1));
+        let sd = rng.random_range(1.0..(cfg.noise.strength * legible).max(1.1));
         noise(img, sd, rng);
         applied.push(format!("noise:{sd:.1}"));
     }
     if rng.random_bool(cfg.jpeg.probability) {
-        let q = rng.random_range(cfg.jpeg.strength.clamp(1.0, 95.0) as u8..=95);
+        let lowest = cfg.jpeg.strength + (1.0 - legible) * 50.0;
+        let q = rng.random_range(lowest.clamp(1.0, 95.0) as u8..=95);
         if let Some(out) = jpeg_round_trip(img, q) {
             *img = out;
             applied.push(format!("jpeg:{q}"));

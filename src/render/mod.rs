@@ -103,6 +103,9 @@ pub struct Renderer {
 /// Least share of book themes for a piece set typeset from a diagram font.
 const FONT_BOOK_SHARE: f64 = 0.5;
 
+/// Smallest square side (pixels) drawn with engraved piece shading.
+const MIN_SHADED_CELL: f32 = 20.0;
+
 /// The per-image random stream: independent of how images are spread over threads.
 pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -209,8 +212,9 @@ impl Renderer {
             cell,
             piece_scale: rng.random_range(cfg.look.min_piece_scale..=1.0),
             frame,
-            shading: rng
-                .random_bool(cfg.look.shaded_pieces)
+            // Engraved shading needs room: below ~20 pixels a square its lines only turn a
+            // white piece grey (books that shade pieces print them large).
+            shading: (rng.random_bool(cfg.look.shaded_pieces) && cell >= MIN_SHADED_CELL)
                 .then(|| shading::PieceShading::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;

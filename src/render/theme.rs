@@ -251,11 +251,17 @@ struct Hatching {
 
 impl Hatching {
     fn random(cell: f32, diagonal: bool, rng: &mut impl Rng) -> Hatching {
+        let spacing = (cell / rng.random_range(4.0..11.0f32)).max(2.0);
+        // Printed hatching leaves at least as much paper as ink between its lines: denser
+        // patterns print as a black square that swallows the pieces on it.
+        let width = (cell / rng.random_range(14.0..40.0f32))
+            .min(spacing * 0.5)
+            .max(0.6);
         Hatching {
             diagonal,
             rising: rng.random_bool(0.6),
-            spacing: (cell / rng.random_range(4.0..11.0f32)).max(2.0),
-            width: (cell / rng.random_range(14.0..40.0f32)).max(0.6),
+            spacing,
+            width,
         }
     }
 }

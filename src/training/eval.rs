@@ -71,6 +71,19 @@ impl SquareMetrics {
     }
 }
 
+/// One misclassified crop of a square set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mistake {
+    /// Index of the crop in its [`SquareSet`].
+    pub index: usize,
+    /// The label.
+    pub truth: SquareClass,
+    /// What the model said.
+    pub predicted: SquareClass,
+    /// The model's probability for `predicted`.
+    pub confidence: f32,
+}
+
 /// Classifies every crop of `set` (in batches) and compares with the labels.
 pub fn evaluate(
     model: &SquareClassifier,
@@ -78,6 +91,17 @@ pub fn evaluate(
     device: &Device,
     batch: usize,
 ) -> SquareMetrics {
+    evaluate_with_mistakes(model, set, device, batch).0
+}
+
+/// [`evaluate`], also listing every misclassified crop (for a sheet a person can look at).
+pub fn evaluate_with_mistakes(
+    model: &SquareClassifier,
+    set: &SquareSet,
+    device: &Device,
+    batch: usize,
+) -> (SquareMetrics, Vec<Mistake>) {
+    let mut mistakes = Vec::new();
     let mut confusion = vec![vec![0usize; 13]; 13];
     let mut correct = 0;
     // (squares, correct) per resolution bucket.
@@ -89,16 +113,30 @@ pub fn evaluate(
     for chunk in indices.chunks(batch.max(1)) {
         let (x, y) = set.batch(chunk);
         let x = Tensor::<4>::from_data(TensorData::new(x, [chunk.len(), 3, s, s]), device);
-        let pred: Vec<i64> = model
-            .forward(x)
-            .argmax(1)
+        let probs: Vec<f32> = burn::tensor::activation::softmax(model.forward(x), 1)
             .into_data()
-            .convert::<i64>()
-            .try_into_vec::<i64>()
+            .convert::<f32>()
+            .try_into_vec::<f32>()
             .unwrap_or_default();
-        for ((t, p), &i) in y.iter().zip(pred).zip(chunk) {
-            let (t, p) = (*t as usize, (p as usize).min(12));
+        for ((t, p), &i) in y.iter().zip(probs.chunks_exact(13)).zip(chunk) {
+            let (best, confidence) = p
+                .iter()
+                .copied()
+                .enumerate()
+                .fold((0, f32::MIN), |a, (k, v)| if v > a.1 { (k, v) } else { a });
+            let (t, p) = (*t as usize, best);
             confusion[t][p] += 1;
+            if t != p
+                && let (Some(truth), Some(predicted)) =
+                    (SquareClass::from_index(t), SquareClass::from_index(p))
+            {
+                mistakes.push(Mistake {
+                    index: i,
+                    truth,
+                    predicted,
+                    confidence,
+                });
+            }
             let b = &mut buckets[bucket_of(set.square_px.get(i).copied().unwrap_or(0))];
             b.0 += 1;
             if t == p {
@@ -107,7 +145,7 @@ pub fn evaluate(
             }
         }
     }
-    SquareMetrics {
+    let metrics = SquareMetrics {
         squares: n,
         accuracy: if n == 0 {
             0.0
@@ -126,5 +164,6 @@ pub fn evaluate(
                 accuracy: right as f64 / n as f64,
             })
             .collect(),
-    }
+    };
+    (metrics, mistakes)
 }

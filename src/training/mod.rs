@@ -4,6 +4,7 @@
 pub mod card;
 pub mod data;
 pub mod eval;
+pub mod mistakes;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,7 +27,8 @@ use crate::render::{PieceSet, Renderer, SynthConfig};
 use crate::squares::CropConfig;
 pub use card::{ModelCard, write_card};
 use data::{SquareSampling, SquareSet, make_squares, shuffled};
-use eval::evaluate;
+use eval::evaluate_with_mistakes;
+use mistakes::mistake_sheet;
 
 /// Everything that defines a training run; saved as `training.json` beside the weights.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -174,6 +176,8 @@ pub struct RunOptions {
     pub train_sets: Vec<PieceSet>,
     /// Piece sets held out of training, for validation set (b).
     pub heldout_sets: Vec<PieceSet>,
+    /// Also write `mistakes-a.png` / `mistakes-b.png`: the misclassified validation crops.
+    pub mistake_sheets: bool,
 }
 
 /// A progress report, sent every few steps.
@@ -203,12 +207,14 @@ struct RunState {
 
 const VAL_A_SEED: u64 = 0xA11C_E5E7;
 const VAL_B_SEED: u64 = 0xB0B0_5E75;
+/// Most crops on a mistake sheet.
+const MISTAKES_SHOWN: usize = 480;
 
 /// Trains per `cfg` and `run`; `stop` is polled every step (Ctrl-C): when set, a checkpoint
 /// is written and the function returns early with `Ok(None)`.
 pub fn train(
     cfg: &TrainingConfig,
-    run: RunOptions,
+    mut run: RunOptions,
     stop: &AtomicBool,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Option<ModelCard>, TrainError> {
@@ -391,26 +397,38 @@ pub fn train(
         phase: "validating".into(),
     });
     let train_seconds = started.elapsed().as_secs_f64();
-    let heldout_sets = run.heldout_sets;
+    let heldout_sets = std::mem::take(&mut run.heldout_sets);
     let model_valid = model.valid();
     // Both fixed validation sets: every square of `val_boards` boards of a fixed stream,
     // the same whatever the training seed, so runs can be compared.
-    let validate = |renderer: &Renderer, seed: u64, name: &str| {
+    let validate = |renderer: &Renderer, seed: u64, name: &str, tag: &str| {
         let set = make_squares(renderer, seed, cfg.val_boards, &cfg.sampling(1.0));
-        (name.to_string(), evaluate(&model_valid, &set, &device, 256))
+        let (metrics, mistakes) = evaluate_with_mistakes(&model_valid, &set, &device, 256);
+        if run.mistake_sheets
+            && let Some(sheet) = mistake_sheet(&set, &mistakes, MISTAKES_SHOWN)
+        {
+            let path = out.join(format!("mistakes-{tag}.png"));
+            let bytes = crate::io::png_bytes(&sheet)
+                .map_err(|e| TrainError::Output(format!("{}: {e}", path.display())))?;
+            crate::io::atomic_write(&path, &bytes)
+                .map_err(|source| TrainError::Io { path, source })?;
+        }
+        Ok::<_, TrainError>((name.to_string(), metrics))
     };
     let mut validation = vec![validate(
         &renderer,
         VAL_A_SEED,
         "a: synthetic, training piece sets",
-    )];
+        "a",
+    )?];
     if !heldout_sets.is_empty() {
         let rb = Renderer::new(heldout_sets, cfg.synth).map_err(TrainError::Config)?;
         validation.push(validate(
             &rb,
             VAL_B_SEED,
             "b: synthetic, held-out piece sets",
-        ));
+            "b",
+        )?);
     }
     let weights_bytes = std::fs::metadata(out.join("model.bpk"))
         .map(|m| m.len())
