@@ -497,3 +497,30 @@ fn outside_coordinates(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_rim_grows_the_solid_silhouette_only() {
+        // A 20x20 raster with an opaque 4x4 block in the middle and a faint pixel far away.
+        let mut pm = Pixmap::new(20, 20).unwrap();
+        for y in 8..12 {
+            for x in 8..12 {
+                pm.pixels_mut()[y * 20 + x] =
+                    resvg::tiny_skia::ColorU8::from_rgba(0, 0, 0, 255).premultiply();
+            }
+        }
+        pm.pixels_mut()[2 * 20 + 2] =
+            resvg::tiny_skia::ColorU8::from_rgba(0, 0, 0, 40).premultiply();
+        let rim = paper_rim(&pm, 2);
+        let solid = |x: usize, y: usize| rim.pixels()[y * 20 + x].alpha() == 255;
+        let white = |x: usize, y: usize| rim.pixels()[y * 20 + x].demultiply().red() == 255;
+        // The block grown by 2 on every side, in white.
+        assert!((6..14).all(|y| (6..14).all(|x| solid(x, y) && white(x, y))));
+        // Nothing beyond, and the faint speck spreads nothing.
+        assert!(!solid(5, 10) && !solid(14, 10) && !solid(10, 5) && !solid(10, 14));
+        assert!(!solid(2, 2) && !solid(3, 3));
+    }
+}

@@ -375,3 +375,27 @@ fn texture(pm: &mut Pixmap, rect: Rect, base: [u8; 3], style: Style, seed: u32, 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn hatching_leaves_at_least_as_much_paper_as_ink() {
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for cell in [12.0, 24.0, 60.0, 120.0f32] {
+            for _ in 0..200 {
+                let h = Hatching::random(cell, true, &mut rng);
+                assert!(h.spacing >= 2.0);
+                assert!(
+                    h.width <= h.spacing * 0.5 || h.width <= 0.6,
+                    "cell {cell}: width {} spacing {}",
+                    h.width,
+                    h.spacing
+                );
+            }
+        }
+    }
+}
