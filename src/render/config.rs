@@ -84,8 +84,9 @@ pub struct LookConfig {
     pub min_piece_scale: f32,
     /// Share of boards with a frame line (always for book themes). Default 0.2.
     pub frame: f64,
-    /// Share of boards whose pieces get engraved hatch shading (old books): dark lines in
-    /// white pieces, in half of them light lines in black pieces too. Default 0.06.
+    /// Share of book-theme boards (with 20+ pixels a square) whose pieces get engraved
+    /// hatch shading as in old books: dark lines in white pieces, in half of them light
+    /// lines in black pieces too. Default 0.3.
     pub shaded_pieces: f64,
 }
 
@@ -99,7 +100,7 @@ impl Default for LookConfig {
             coordinates_outside: 0.2,
             min_piece_scale: 0.75,
             frame: 0.2,
-            shaded_pieces: 0.06,
+            shaded_pieces: 0.3,
         }
     }
 }

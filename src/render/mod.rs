@@ -212,9 +212,11 @@ impl Renderer {
             cell,
             piece_scale: rng.random_range(cfg.look.min_piece_scale..=1.0),
             frame,
-            // Engraved shading needs room: below ~20 pixels a square its lines only turn a
-            // white piece grey (books that shade pieces print them large).
-            shading: (rng.random_bool(cfg.look.shaded_pieces) && cell >= MIN_SHADED_CELL)
+            // Engraved shading is a print style (books), and needs room: below ~20 pixels
+            // a square its lines only turn a white piece grey (such books print large).
+            shading: (theme::is_book_theme(&theme)
+                && rng.random_bool(cfg.look.shaded_pieces)
+                && cell >= MIN_SHADED_CELL)
                 .then(|| shading::PieceShading::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
