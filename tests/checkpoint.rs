@@ -4,7 +4,10 @@
 use std::path::Path;
 
 use burn::prelude::*;
-use fenscan::classifier::checkpoint::{FORMAT_VERSION, ModelSpec, load_model, save_model};
+use fenscan::classifier::checkpoint::{
+    FORMAT_VERSION, ModelSpec, SECOND_MODEL_DIR, SECOND_OPINION_FILE, SecondOpinion, load_model,
+    save_model,
+};
 use fenscan::classifier::{Backend, CheckpointError, Classifier, SquareClassifierConfig};
 use fenscan::squares::CropConfig;
 
@@ -104,4 +107,112 @@ fn bad_checkpoints_are_clear_errors() {
     );
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("format version 999"));
+}
+
+/// A checkpoint folder with a tiny first model and, in `second/`, another tiny model.
+fn cascade_checkpoint(t: &TempDir, opinion: &str) {
+    let device = Backend::Flex.device().unwrap();
+    let spec = tiny_spec();
+    save_model(&t.0, &spec, &spec.model.init(&device)).unwrap();
+    let second = ModelSpec {
+        model: spec.model.clone().with_widths(vec![8, 8]),
+        ..spec.clone()
+    };
+    save_model(
+        &t.join(SECOND_MODEL_DIR),
+        &second,
+        &second.model.init(&device),
+    )
+    .unwrap();
+    std::fs::write(t.join(SECOND_OPINION_FILE), opinion).unwrap();
+}
+
+#[test]
+fn second_model_rereads_only_the_unsure_squares() {
+    let t = TempDir::new("cascade");
+    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 1.0, "weight": 1.0}"#);
+    let both = Classifier::load(&t.0, Backend::Flex).unwrap();
+    assert_eq!(
+        both.second_opinion(),
+        Some(SecondOpinion {
+            format_version: 1,
+            below: 1.0,
+            weight: 1.0
+        })
+    );
+    let first = Classifier::load(&t.0, Backend::Flex)
+        .unwrap()
+        .without_second();
+    let second = Classifier::load(&t.join(SECOND_MODEL_DIR), Backend::Flex).unwrap();
+    let crops: Vec<image::RgbImage> = (0..5)
+        .map(|i| {
+            image::RgbImage::from_fn(16, 16, |x, y| {
+                image::Rgb([(x * 9 + i * 40) as u8, (y * 7) as u8, 90])
+            })
+        })
+        .collect();
+    let close = |a: &[[f32; 13]], b: &[[f32; 13]]| {
+        a.iter()
+            .flatten()
+            .zip(b.iter().flatten())
+            .all(|(x, y)| (x - y).abs() < 1e-5)
+    };
+    // Every square is below 1.0 and the second model's word replaces the first's.
+    assert!(close(
+        &both.probabilities(&crops),
+        &second.probabilities(&crops)
+    ));
+    assert!(!close(
+        &first.probabilities(&crops),
+        &second.probabilities(&crops)
+    ));
+    // Below 0 nothing is re-read: the first model's probabilities stand.
+    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 0.0, "weight": 1.0}"#);
+    let none = Classifier::load(&t.0, Backend::Flex).unwrap();
+    assert!(close(
+        &none.probabilities(&crops),
+        &first.probabilities(&crops)
+    ));
+    // A blend: half of each.
+    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 1.0, "weight": 0.5}"#);
+    let half = Classifier::load(&t.0, Backend::Flex).unwrap();
+    let (p, a, b) = (
+        half.probabilities(&crops),
+        first.probabilities(&crops),
+        second.probabilities(&crops),
+    );
+    assert!((0..5).all(|i| (0..13).all(|k| (p[i][k] - (a[i][k] + b[i][k]) / 2.0).abs() < 1e-5)));
+}
+
+#[test]
+fn bad_second_opinions_are_clear_errors() {
+    let t = TempDir::new("badcascade");
+    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 1.5, "weight": 1.0}"#);
+    let err = Classifier::load(&t.0, Backend::Flex).err().unwrap();
+    assert!(matches!(err, CheckpointError::BadConfig { .. }), "{err}");
+    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 0.9}"#);
+    assert!(Classifier::load(&t.0, Backend::Flex).is_err());
+    // The second model must cut squares like the first.
+    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 0.9, "weight": 1.0}"#);
+    let device = Backend::Flex.device().unwrap();
+    let other = ModelSpec {
+        model: tiny_spec().model.with_input_size(24),
+        crop: CropConfig {
+            size: 24,
+            context: 0.125,
+        },
+        ..tiny_spec()
+    };
+    save_model(
+        &t.join(SECOND_MODEL_DIR),
+        &other,
+        &other.model.init(&device),
+    )
+    .unwrap();
+    let err = Classifier::load(&t.0, Backend::Flex).err().unwrap();
+    assert!(err.to_string().contains("same crop"), "{err}");
+    // A missing second model names what is missing.
+    std::fs::remove_dir_all(t.join(SECOND_MODEL_DIR)).unwrap();
+    let err = Classifier::load(&t.0, Backend::Flex).err().unwrap();
+    assert!(matches!(err, CheckpointError::Missing { .. }), "{err}");
 }

@@ -1,6 +1,9 @@
 //! A checkpoint folder: `config.json` (how to rebuild the model and cut its inputs),
 //! `model.bpk` (weights, burnpack), `card.json` (what it was trained on and how well it does),
-//! and for interrupted runs `state.json` + `optimizer.bpk`.
+//! and for interrupted runs `state.json` + `optimizer.bpk`. Optionally a second, larger
+//! model in `second/` with `second-opinion.json`: it re-reads only the squares the first
+//! model is unsure of (a cascade: the big model's accuracy where it matters, at a small
+//! share of its cost).
 
 use std::path::{Path, PathBuf};
 
@@ -184,6 +187,49 @@ pub fn save_model(
     crate::io::atomic_write(&cfg, text.as_bytes()).map_err(|e| write_err(&cfg, e.to_string()))
 }
 
+/// When the second model of a checkpoint is asked, and how much it counts:
+/// `second-opinion.json`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecondOpinion {
+    /// Checkpoint layout version ([`FORMAT_VERSION`]).
+    pub format_version: u32,
+    /// Squares whose best class has a probability below this are re-read (0..=1).
+    pub below: f32,
+    /// Weight of the second model's probabilities in the blend (0..=1; 1 replaces).
+    pub weight: f32,
+}
+
+/// File name of the second-opinion settings in a checkpoint folder.
+pub const SECOND_OPINION_FILE: &str = "second-opinion.json";
+/// Folder of the second model in a checkpoint folder.
+pub const SECOND_MODEL_DIR: &str = "second";
+
+/// Reads `second-opinion.json` of checkpoint `dir`, if it has one.
+pub fn read_second_opinion(dir: &Path) -> Result<Option<SecondOpinion>, CheckpointError> {
+    let path = dir.join(SECOND_OPINION_FILE);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let bad = |reason: String| CheckpointError::BadConfig {
+        path: path.clone(),
+        reason,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+    let opinion: SecondOpinion = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    if opinion.format_version != FORMAT_VERSION {
+        return Err(CheckpointError::Version {
+            path,
+            found: opinion.format_version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    if !(0.0..=1.0).contains(&opinion.below) || !(0.0..=1.0).contains(&opinion.weight) {
+        return Err(bad("below and weight must be between 0 and 1".into()));
+    }
+    Ok(Some(opinion))
+}
+
 /// A loaded classifier ready to label squares.
 pub struct Classifier {
     model: FusedClassifier,
@@ -192,6 +238,8 @@ pub struct Classifier {
     batched: Option<BatchedClassifier>,
     spec: ModelSpec,
     device: Device,
+    /// A larger model for the squares this one is unsure of.
+    second: Option<(Box<Classifier>, SecondOpinion)>,
 }
 
 impl Classifier {
@@ -199,7 +247,42 @@ impl Classifier {
     pub fn load(dir: &Path, backend: Backend) -> Result<Classifier, CheckpointError> {
         let device = backend.device().map_err(CheckpointError::Backend)?;
         let (spec, model) = load_model(dir, &device)?;
-        Ok(Classifier::from_model(model, spec, device))
+        let first = Classifier::from_model(model, spec, device.clone());
+        match read_second_opinion(dir)? {
+            None => Ok(first),
+            Some(opinion) => {
+                let (spec, model) = load_model(&dir.join(SECOND_MODEL_DIR), &device)?;
+                first.with_second(Classifier::from_model(model, spec, device), opinion)
+            }
+        }
+    }
+
+    /// This classifier with `second` re-reading the squares it is unsure of. Both must cut
+    /// squares the same way (one cut serves both).
+    pub fn with_second(
+        mut self,
+        second: Classifier,
+        opinion: SecondOpinion,
+    ) -> Result<Classifier, CheckpointError> {
+        if second.spec.crop != self.spec.crop {
+            return Err(CheckpointError::BadConfig {
+                path: PathBuf::from(SECOND_MODEL_DIR).join("config.json"),
+                reason: "the second model must cut squares like the first (same crop)".into(),
+            });
+        }
+        self.second = Some((Box::new(second.without_second()), opinion));
+        Ok(self)
+    }
+
+    /// This classifier alone, without its second model.
+    pub fn without_second(mut self) -> Classifier {
+        self.second = None;
+        self
+    }
+
+    /// The second model's settings, if it has one.
+    pub fn second_opinion(&self) -> Option<SecondOpinion> {
+        self.second.as_ref().map(|(_, o)| *o)
     }
 
     /// Wraps an in-memory model.
@@ -216,6 +299,7 @@ impl Classifier {
             batched,
             spec,
             device,
+            second: None,
         }
     }
 
@@ -230,8 +314,24 @@ impl Classifier {
     }
 
     /// Class probabilities (13 per crop, summing to 1) for crops cut with [`Self::crop`],
-    /// in one forward pass.
+    /// in one forward pass; with a second model, blended with its probabilities on the
+    /// crops this model is unsure of (one more pass over those).
     pub fn probabilities(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
+        let mut probs = self.own_probabilities(crops);
+        if let Some((second, opinion)) = &self.second {
+            let unsure: Vec<usize> = (0..probs.len())
+                .filter(|&i| probs[i].iter().copied().fold(0.0, f32::max) < opinion.below)
+                .collect();
+            let again: Vec<RgbImage> = unsure.iter().map(|&i| crops[i].clone()).collect();
+            for (&i, q) in unsure.iter().zip(second.own_probabilities(&again)) {
+                let w = opinion.weight;
+                probs[i] = std::array::from_fn(|k| (1.0 - w) * probs[i][k] + w * q[k]);
+            }
+        }
+        probs
+    }
+
+    fn own_probabilities(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
         if crops.is_empty() {
             return Vec::new();
         }

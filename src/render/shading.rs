@@ -66,7 +66,11 @@ impl PieceShading {
         // Light lines cut into a black piece stay thin next to the dark body (at most a
         // fifth of it): a small piece with one-pixel lines every two pixels would be as
         // light as a shaded white one, and no reader could tell them apart.
-        let period = if white { period } else { period.max(line * 5.0) };
+        let period = if white {
+            period
+        } else {
+            period.max(line * 5.0)
+        };
         let ink = if white { self.ink } else { 255 - self.ink / 2 };
         let from_x = self.from_x * w as f32;
         let (nx, ny) = self.normal;

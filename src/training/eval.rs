@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::data::SquareSet;
 use crate::class::SquareClass;
+use crate::classifier::Classifier;
 use crate::classifier::model::SquareClassifier;
 use burn::prelude::*;
 
@@ -101,6 +102,45 @@ pub fn evaluate_with_mistakes(
     device: &Device,
     batch: usize,
 ) -> (SquareMetrics, Vec<Mistake>) {
+    let s = set.size;
+    score_set(set, batch, |chunk| {
+        let (x, _) = set.batch(chunk);
+        let x = Tensor::<4>::from_data(TensorData::new(x, [chunk.len(), 3, s, s]), device);
+        burn::tensor::activation::softmax(model.forward(x), 1)
+            .into_data()
+            .convert::<f32>()
+            .try_into_vec::<f32>()
+            .unwrap_or_default()
+    })
+}
+
+/// [`evaluate_with_mistakes`] through a loaded [`Classifier`]: exactly what infer runs
+/// (the batched CPU path, and the second model of a cascade checkpoint).
+pub fn evaluate_classifier(
+    classifier: &Classifier,
+    set: &SquareSet,
+    batch: usize,
+) -> (SquareMetrics, Vec<Mistake>) {
+    let size = set.size as u32;
+    let n = set.size * set.size * 3;
+    score_set(set, batch, |chunk| {
+        let crops: Vec<image::RgbImage> = chunk
+            .iter()
+            .filter_map(|&i| {
+                image::RgbImage::from_raw(size, size, set.pixels[i * n..(i + 1) * n].to_vec())
+            })
+            .collect();
+        classifier.probabilities(&crops).concat()
+    })
+}
+
+/// Scores `set` in chunks of `batch` crops; `probabilities` gives 13 probabilities per crop
+/// of a chunk of indices.
+fn score_set(
+    set: &SquareSet,
+    batch: usize,
+    probabilities: impl Fn(&[usize]) -> Vec<f32>,
+) -> (SquareMetrics, Vec<Mistake>) {
     let mut mistakes = Vec::new();
     let mut confusion = vec![vec![0usize; 13]; 13];
     let mut correct = 0;
@@ -108,23 +148,17 @@ pub fn evaluate_with_mistakes(
     let mut buckets = [(0usize, 0usize); RESOLUTION_EDGES.len()];
     let bucket_of = |px: u8| RESOLUTION_EDGES.iter().rposition(|&e| px >= e).unwrap_or(0);
     let n = set.len();
-    let s = set.size;
     let indices: Vec<usize> = (0..n).collect();
     for chunk in indices.chunks(batch.max(1)) {
-        let (x, y) = set.batch(chunk);
-        let x = Tensor::<4>::from_data(TensorData::new(x, [chunk.len(), 3, s, s]), device);
-        let probs: Vec<f32> = burn::tensor::activation::softmax(model.forward(x), 1)
-            .into_data()
-            .convert::<f32>()
-            .try_into_vec::<f32>()
-            .unwrap_or_default();
+        let probs = probabilities(chunk);
+        let y: Vec<usize> = chunk.iter().map(|&i| set.labels[i] as usize).collect();
         for ((t, p), &i) in y.iter().zip(probs.chunks_exact(13)).zip(chunk) {
             let (best, confidence) = p
                 .iter()
                 .copied()
                 .enumerate()
                 .fold((0, f32::MIN), |a, (k, v)| if v > a.1 { (k, v) } else { a });
-            let (t, p) = (*t as usize, best);
+            let (t, p) = (*t, best);
             confusion[t][p] += 1;
             if t != p
                 && let (Some(truth), Some(predicted)) =

@@ -22,12 +22,12 @@ use crate::classifier::checkpoint::{
     FORMAT_VERSION, ModelSpec, load_model, parameter_count, save_model,
 };
 use crate::classifier::model::{SquareClassifier, SquareClassifierConfig};
-use crate::classifier::{Backend, CheckpointError};
+use crate::classifier::{Backend, CheckpointError, Classifier};
 use crate::render::{PieceSet, Renderer, SynthConfig};
 use crate::squares::CropConfig;
 pub use card::{ModelCard, write_card};
 use data::{SquareSampling, SquareSet, make_squares, shuffled};
-use eval::evaluate_with_mistakes;
+use eval::{evaluate_classifier, evaluate_with_mistakes};
 use mistakes::mistake_sheet;
 
 /// Everything that defines a training run; saved as `training.json` beside the weights.
@@ -401,9 +401,18 @@ pub fn train(
     let model_valid = model.valid();
     // Both fixed validation sets: every square of `val_boards` boards of a fixed stream,
     // the same whatever the training seed, so runs can be compared.
+    // Evaluating a checkpoint (no steps): through the classifier infer loads, so a
+    // checkpoint with a second model is measured as a whole.
+    let as_shipped = match (&run.init, step == 0 && cfg.steps == 0) {
+        (Some(dir), true) => Some(Classifier::load(dir, run.backend)?),
+        _ => None,
+    };
     let validate = |renderer: &Renderer, seed: u64, name: &str, tag: &str| {
         let set = make_squares(renderer, seed, cfg.val_boards, &cfg.sampling(1.0));
-        let (metrics, mistakes) = evaluate_with_mistakes(&model_valid, &set, &device, 256);
+        let (metrics, mistakes) = match &as_shipped {
+            Some(classifier) => evaluate_classifier(classifier, &set, 256),
+            None => evaluate_with_mistakes(&model_valid, &set, &device, 256),
+        };
         if run.mistake_sheets
             && let Some(sheet) = mistake_sheet(&set, &mistakes, MISTAKES_SHOWN)
         {
@@ -444,7 +453,17 @@ pub fn train(
         backend: run.backend.to_string(),
         train_seconds,
         validation,
-        notes: Vec::new(),
+        notes: as_shipped
+            .as_ref()
+            .and_then(Classifier::second_opinion)
+            .map(|o| {
+                vec![format!(
+                    "validated with the checkpoint's second model (second/): squares below {} \
+                     re-read, its probabilities weighted {}",
+                    o.below, o.weight
+                )]
+            })
+            .unwrap_or_default(),
     };
     write_card(out, &card)?;
     // The run is complete: resume state is no longer needed.
