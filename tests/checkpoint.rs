@@ -167,14 +167,23 @@ fn second_model_rereads_only_the_unsure_squares() {
         &second.probabilities(&crops)
     ));
     // Below 0 nothing is re-read: the first model's probabilities stand.
-    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 0.0, "weight": 1.0}"#);
+    let opinion = t.join(SECOND_OPINION_FILE);
+    std::fs::write(
+        &opinion,
+        r#"{"format_version": 1, "below": 0.0, "weight": 1.0}"#,
+    )
+    .unwrap();
     let none = Classifier::load(&t.0, Backend::Flex).unwrap();
     assert!(close(
         &none.probabilities(&crops),
         &first.probabilities(&crops)
     ));
     // A blend: half of each.
-    cascade_checkpoint(&t, r#"{"format_version": 1, "below": 1.0, "weight": 0.5}"#);
+    std::fs::write(
+        &opinion,
+        r#"{"format_version": 1, "below": 1.0, "weight": 0.5}"#,
+    )
+    .unwrap();
     let half = Classifier::load(&t.0, Backend::Flex).unwrap();
     let (p, a, b) = (
         half.probabilities(&crops),
