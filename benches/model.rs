@@ -1,5 +1,6 @@
 //! Classifier speed per model size: inference for the 64 squares of one board (1 and all
-//! threads) and training throughput, on the chosen backend (flex by default).
+//! threads) and training throughput, on the chosen backend (flex by default); then the
+//! shipped checkpoint (with its second model, if any) on the squares of rendered boards.
 //!
 //! `cargo bench --bench model [-- ndarray]`
 
@@ -10,7 +11,9 @@ use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 use fenscan::classifier::batched::BatchedClassifier;
-use fenscan::classifier::{Backend, FusedClassifier, SquareClassifierConfig};
+use fenscan::classifier::{Backend, Classifier, FusedClassifier, SquareClassifierConfig};
+use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
+use fenscan::squares::cut;
 
 fn main() {
     let backend: Backend = std::env::args()
@@ -101,4 +104,61 @@ fn main() {
             "| {backend} | {widths:?} | {convs} | {input} | {params} | {infer_ms:.1} ms | {fused_ms:.1} ms | {cpu_ms:.1} ms | {sps:.0} crops/s |"
         );
     }
+    shipped(backend);
+}
+
+/// The shipped checkpoint as infer runs it, on the 64 squares of each of 24 rendered boards
+/// (default synth mix, the project's piece set): mean time per board, and how many squares
+/// a board its second model re-reads.
+fn shipped(backend: Backend) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
+    let classifier = Classifier::load(&dir, backend).expect("shipped checkpoint");
+    let renderer = Renderer::new(
+        vec![PieceSet::load(&builtin_dir()).expect("pieces")],
+        SynthConfig::default(),
+    )
+    .expect("config");
+    let boards: Vec<Vec<image::RgbImage>> = (0..24)
+        .map(|i| {
+            let r = renderer.render(11, i);
+            cut(&r.image, &r.quad, classifier.crop()).expect("rendered quads cut")
+        })
+        .collect();
+    let reread = classifier.second_opinion().map(|o| {
+        let first = Classifier::load(&dir, backend)
+            .expect("shipped")
+            .without_second();
+        let unsure: usize = boards
+            .iter()
+            .flat_map(|b| first.probabilities(b))
+            .filter(|p| p.iter().copied().fold(0.0, f32::max) < o.below)
+            .count();
+        unsure as f64 / boards.len() as f64
+    });
+    let time = |c: &Classifier| {
+        for b in &boards[..3] {
+            let _ = c.probabilities(b);
+        }
+        let t = Instant::now();
+        for _ in 0..3 {
+            for b in &boards {
+                let _ = c.probabilities(b);
+            }
+        }
+        t.elapsed().as_secs_f64() * 1000.0 / (3 * boards.len()) as f64
+    };
+    let ms = time(&classifier);
+    let first_ms = time(
+        &Classifier::load(&dir, backend)
+            .expect("shipped")
+            .without_second(),
+    );
+    println!();
+    println!(
+        "shipped checkpoint ({backend}), 64 squares of a rendered board: {ms:.1} ms (first model alone {first_ms:.1} ms); second model: {}",
+        match reread {
+            Some(n) => format!("re-reads {n:.1} squares a board"),
+            None => "none".into(),
+        }
+    );
 }
