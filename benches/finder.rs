@@ -26,17 +26,30 @@ fn main() {
     let renderer =
         Renderer::new(vec![PieceSet::load(&builtin_dir()).expect("pieces")], cfg).expect("config");
     let finder = FinderConfig::default();
-    // (corner error or None when not found, milliseconds)
-    let results: Vec<(Option<f32>, f64)> = (0..count)
+    // (corner error or None when not found, milliseconds, what the board is)
+    let results: Vec<(Option<f32>, f64, String)> = (0..count)
         .into_par_iter()
         .map(|i| {
             let r = renderer.render(7, i);
             let t = Instant::now();
             let found = find(&r.image, &finder).ok();
             let ms = t.elapsed().as_secs_f64() * 1000.0;
-            (found.map(|f| corner_error(&f.quad, &r.quad)), ms)
+            let what = format!(
+                "{}, {:.0} px a square, {}",
+                r.theme,
+                r.quad.mean_side() / 8.0,
+                r.effects.join(" ")
+            );
+            (found.map(|f| corner_error(&f.quad, &r.quad)), ms, what)
         })
         .collect();
+    for (i, (error, _, what)) in results.iter().enumerate() {
+        match error {
+            None => println!("board {i}: not found ({what})"),
+            Some(e) if *e >= 0.02 => println!("board {i}: corner error {:.1}% ({what})", e * 100.0),
+            _ => {}
+        }
+    }
     let mut errors: Vec<f32> = results.iter().filter_map(|r| r.0).collect();
     errors.sort_by(f32::total_cmp);
     let pct = |q: f64| {
