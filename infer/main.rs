@@ -282,8 +282,15 @@ fn eval(set: &Path, report: Option<&Path>, model: &ModelArgs) -> Result<Exit> {
     let md = fenscan::eval::to_markdown(
         &r,
         &format!(
-            "Evaluation of {} on {}",
+            "Evaluation of {}{} on {}",
             model.checkpoint.display(),
+            match recognizer.classifier().second_opinion() {
+                Some(o) => format!(
+                    " (with its second model on squares below {}, weight {})",
+                    o.below, o.weight
+                ),
+                None => String::new(),
+            },
             set.display()
         ),
     );

@@ -165,6 +165,11 @@ impl Recognizer {
         Recognizer { classifier }
     }
 
+    /// The classifier this pipeline runs.
+    pub fn classifier(&self) -> &Classifier {
+        &self.classifier
+    }
+
     /// Runs the whole pipeline on one image.
     pub fn recognize(
         &self,
