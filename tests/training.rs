@@ -103,7 +103,9 @@ fn same_seed_same_model() {
     cfg.checkpoint_every = 10;
     let stop = AtomicBool::new(false);
     let (a, b) = (t.join("a"), t.join("b"));
-    train(&cfg, options(&a, false), &stop, &|_| {}).unwrap();
+    let card_a = train(&cfg, options(&a, false), &stop, &|_| {})
+        .unwrap()
+        .expect("finished");
     train(&cfg, options(&b, false), &stop, &|_| {}).unwrap();
     // Compare what the models compute (the files also hold random parameter ids).
     let (ya, yb) = (scores(&a), scores(&b));
@@ -118,11 +120,23 @@ fn same_seed_same_model() {
     eval_cfg.steps = 0;
     let mut opts = options(&c, false);
     opts.init = Some(a.clone());
+    opts.mistake_sheets = true;
     let card = train(&eval_cfg, opts, &stop, &|_| {})
         .unwrap()
         .expect("finished");
     assert_eq!(card.steps, 0);
     assert_eq!(card.validation.len(), 1);
+    // Measured through the classifier infer loads (folded, batched): the same accuracy as
+    // the training run's own validation, up to rounding in near-ties.
+    let (trained, evaluated) = (&card_a.validation[0].1, &card.validation[0].1);
+    assert!(
+        (trained.accuracy - evaluated.accuracy).abs() < 0.01,
+        "{} vs {}",
+        trained.accuracy,
+        evaluated.accuracy
+    );
+    // A 10-step model makes mistakes: their sheet is written.
+    assert!(evaluated.accuracy < 1.0 && c.join("mistakes-a.png").is_file());
     let yc = scores(&c);
     assert_eq!(ya, yc, "evaluating a checkpoint changed it");
 }

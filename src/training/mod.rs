@@ -479,7 +479,10 @@ fn checkpoint(
     optim: &burn::optim::ModuleOptimizer,
     step: u64,
 ) -> Result<(), TrainError> {
-    save_model(out, &cfg.spec(), model)?;
+    // `valid()` first: it folds the last step's batch-norm statistics into the running
+    // state; the record alone would hold them one update behind (Burn's RunningState), and
+    // the saved model would then not be the one validated.
+    save_model(out, &cfg.spec(), &model.valid())?;
     let optim_path = out.join("optimizer.bpk");
     if let Ok(bytes) = optim.to_record().into_bytes() {
         let _ = crate::io::atomic_write(&optim_path, &bytes);
