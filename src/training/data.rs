@@ -36,18 +36,20 @@ impl SquareSet {
         self.labels.is_empty()
     }
 
+    /// Crop `i` as an image (`None` past the end).
+    pub fn crop(&self, i: usize) -> Option<image::RgbImage> {
+        let n = self.size * self.size * 3;
+        let side = self.size as u32;
+        image::RgbImage::from_raw(side, side, self.pixels.get(i * n..(i + 1) * n)?.to_vec())
+    }
+
     /// Channel-first floats (0..=1) and labels for the crops at `indices`.
     pub fn batch(&self, indices: &[usize]) -> (Vec<f32>, Vec<i64>) {
         let n = self.size * self.size;
         let mut x = Vec::with_capacity(indices.len() * 3 * n);
         let mut y = Vec::with_capacity(indices.len());
         for &i in indices {
-            let img = image::RgbImage::from_raw(
-                self.size as u32,
-                self.size as u32,
-                self.pixels[i * 3 * n..(i + 1) * 3 * n].to_vec(),
-            );
-            if let Some(img) = img {
+            if let Some(img) = self.crop(i) {
                 to_chw(&img, &mut x);
             }
             y.push(i64::from(self.labels[i]));

@@ -5,8 +5,6 @@ use serde::{Deserialize, Serialize};
 use super::data::SquareSet;
 use crate::class::SquareClass;
 use crate::classifier::Classifier;
-use crate::classifier::model::SquareClassifier;
-use burn::prelude::*;
 
 /// Accuracy of a model on a square set.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,61 +83,13 @@ pub struct Mistake {
     pub confidence: f32,
 }
 
-/// Classifies every crop of `set` (in batches) and compares with the labels.
+/// Classifies every crop of `set` (in batches of `batch`) through a loaded [`Classifier`],
+/// exactly as infer runs it (the batched CPU path, a checkpoint's second model), and
+/// compares with the labels; also lists every misclassified crop (for a mistake sheet).
 pub fn evaluate(
-    model: &SquareClassifier,
-    set: &SquareSet,
-    device: &Device,
-    batch: usize,
-) -> SquareMetrics {
-    evaluate_with_mistakes(model, set, device, batch).0
-}
-
-/// [`evaluate`], also listing every misclassified crop (for a sheet a person can look at).
-pub fn evaluate_with_mistakes(
-    model: &SquareClassifier,
-    set: &SquareSet,
-    device: &Device,
-    batch: usize,
-) -> (SquareMetrics, Vec<Mistake>) {
-    let s = set.size;
-    score_set(set, batch, |chunk| {
-        let (x, _) = set.batch(chunk);
-        let x = Tensor::<4>::from_data(TensorData::new(x, [chunk.len(), 3, s, s]), device);
-        burn::tensor::activation::softmax(model.forward(x), 1)
-            .into_data()
-            .convert::<f32>()
-            .try_into_vec::<f32>()
-            .unwrap_or_default()
-    })
-}
-
-/// [`evaluate_with_mistakes`] through a loaded [`Classifier`]: exactly what infer runs
-/// (the batched CPU path, and the second model of a cascade checkpoint).
-pub fn evaluate_classifier(
     classifier: &Classifier,
     set: &SquareSet,
     batch: usize,
-) -> (SquareMetrics, Vec<Mistake>) {
-    let size = set.size as u32;
-    let n = set.size * set.size * 3;
-    score_set(set, batch, |chunk| {
-        let crops: Vec<image::RgbImage> = chunk
-            .iter()
-            .filter_map(|&i| {
-                image::RgbImage::from_raw(size, size, set.pixels[i * n..(i + 1) * n].to_vec())
-            })
-            .collect();
-        classifier.probabilities(&crops).concat()
-    })
-}
-
-/// Scores `set` in chunks of `batch` crops; `probabilities` gives 13 probabilities per crop
-/// of a chunk of indices.
-fn score_set(
-    set: &SquareSet,
-    batch: usize,
-    probabilities: impl Fn(&[usize]) -> Vec<f32>,
 ) -> (SquareMetrics, Vec<Mistake>) {
     let mut mistakes = Vec::new();
     let mut confusion = vec![vec![0usize; 13]; 13];
@@ -150,9 +100,10 @@ fn score_set(
     let n = set.len();
     let indices: Vec<usize> = (0..n).collect();
     for chunk in indices.chunks(batch.max(1)) {
-        let probs = probabilities(chunk);
+        let crops: Vec<image::RgbImage> = chunk.iter().filter_map(|&i| set.crop(i)).collect();
+        let probs = classifier.probabilities(&crops);
         let y: Vec<usize> = chunk.iter().map(|&i| set.labels[i] as usize).collect();
-        for ((t, p), &i) in y.iter().zip(probs.chunks_exact(13)).zip(chunk) {
+        for ((t, p), &i) in y.iter().zip(&probs).zip(chunk) {
             let (best, confidence) = p
                 .iter()
                 .copied()

@@ -35,10 +35,9 @@ pub fn mistake_sheet(set: &SquareSet, mistakes: &[Mistake], max: usize) -> Optio
     sheet.fill(resvg::tiny_skia::Color::from_rgba8(40, 40, 40, 255));
     let font_list = fonts();
     let font = font_list.first()?;
-    let n = set.size * set.size * 3;
     for (k, m) in shown.iter().enumerate() {
         let (x, y) = ((k as u32 % cols) * tile_w, (k as u32 / cols) * tile_h);
-        let crop = RgbImage::from_raw(s, s, set.pixels[m.index * n..(m.index + 1) * n].to_vec())?;
+        let crop = set.crop(m.index)?;
         let big = image::imageops::resize(&crop, s * ZOOM, s * ZOOM, FilterType::Nearest);
         for (px, py, p) in big.enumerate_pixels() {
             let i = ((y + 2 + py) * sheet.width() + x + 2 + px) as usize;

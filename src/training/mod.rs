@@ -27,7 +27,7 @@ use crate::render::{PieceSet, Renderer, SynthConfig};
 use crate::squares::CropConfig;
 pub use card::{ModelCard, write_card};
 use data::{SquareSampling, SquareSet, make_squares, shuffled};
-use eval::{evaluate_classifier, evaluate_with_mistakes};
+use eval::evaluate;
 use mistakes::mistake_sheet;
 
 /// Everything that defines a training run; saved as `training.json` beside the weights.
@@ -399,20 +399,19 @@ pub fn train(
     let train_seconds = started.elapsed().as_secs_f64();
     let heldout_sets = std::mem::take(&mut run.heldout_sets);
     let model_valid = model.valid();
+    // Validation runs the saved checkpoint through the classifier infer loads (folded,
+    // batched on the CPU): the card describes exactly what ships. Evaluating a checkpoint
+    // (no steps) reads it from --init, so a second model there is measured too.
+    let shipped_dir = match &run.init {
+        Some(dir) if cfg.steps == 0 => dir.as_path(),
+        _ => out.as_path(),
+    };
+    let classifier = Classifier::load(shipped_dir, run.backend)?;
     // Both fixed validation sets: every square of `val_boards` boards of a fixed stream,
     // the same whatever the training seed, so runs can be compared.
-    // Evaluating a checkpoint (no steps): through the classifier infer loads, so a
-    // checkpoint with a second model is measured as a whole.
-    let as_shipped = match (&run.init, step == 0 && cfg.steps == 0) {
-        (Some(dir), true) => Some(Classifier::load(dir, run.backend)?),
-        _ => None,
-    };
     let validate = |renderer: &Renderer, seed: u64, name: &str, tag: &str| {
         let set = make_squares(renderer, seed, cfg.val_boards, &cfg.sampling(1.0));
-        let (metrics, mistakes) = match &as_shipped {
-            Some(classifier) => evaluate_classifier(classifier, &set, 256),
-            None => evaluate_with_mistakes(&model_valid, &set, &device, 256),
-        };
+        let (metrics, mistakes) = evaluate(&classifier, &set, 256);
         if run.mistake_sheets
             && let Some(sheet) = mistake_sheet(&set, &mistakes, MISTAKES_SHOWN)
         {
@@ -453,9 +452,8 @@ pub fn train(
         backend: run.backend.to_string(),
         train_seconds,
         validation,
-        notes: as_shipped
-            .as_ref()
-            .and_then(Classifier::second_opinion)
+        notes: classifier
+            .second_opinion()
             .map(|o| {
                 vec![format!(
                     "validated with the checkpoint's second model (second/): squares below {} \
