@@ -11,7 +11,9 @@ use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 use fenscan::classifier::batched::BatchedClassifier;
-use fenscan::classifier::{Backend, Classifier, FusedClassifier, SquareClassifierConfig};
+use fenscan::classifier::{
+    Backend, Classifier, FusedClassifier, SquareClassifierConfig, top_probability,
+};
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 use fenscan::squares::cut;
 
@@ -131,7 +133,7 @@ fn shipped(backend: Backend) {
         let unsure: usize = boards
             .iter()
             .flat_map(|b| first.probabilities(b))
-            .filter(|p| p.iter().copied().fold(0.0, f32::max) < o.below)
+            .filter(|p| top_probability(p) < o.below)
             .count();
         unsure as f64 / boards.len() as f64
     });

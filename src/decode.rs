@@ -8,6 +8,7 @@ use serde::Serialize;
 use shakmaty::{Color, Square};
 
 use crate::class::SquareClass;
+use crate::classifier::top_probability;
 use crate::fen::check::promotions_needed;
 use crate::placement::{Placement, square_at};
 
@@ -73,7 +74,7 @@ fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
 pub fn decode(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Change>) {
     let mut p = argmax(probs);
     let mut changes = Vec::new();
-    let unsure = |i: usize| probs[i].iter().cloned().fold(0.0, f32::max) < cfg.sure;
+    let unsure = |i: usize| top_probability(&probs[i]) < cfg.sure;
     let set = |p: &mut Placement, i: usize, to: usize, reason: &str, changes: &mut Vec<Change>| {
         let from = p.0[i];
         let to = SquareClass::from_index(to).unwrap_or_default();

@@ -10,7 +10,7 @@ use shakmaty::{Color, Square};
 
 use crate::board::{FinderConfig, FoundBoard, find};
 use crate::class::SquareClass;
-use crate::classifier::{Backend, CheckpointError, Classifier};
+use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
 use crate::coordinates::read_coordinates;
 use crate::decode::{Change, DecodeConfig, argmax, decode};
 use crate::fen::check::check;
@@ -320,7 +320,7 @@ fn sureness(probs: &[[f32; 13]]) -> f32 {
     let n = probs.len().max(1) as f32;
     probs
         .iter()
-        .map(|p| p.iter().copied().fold(0.0f32, f32::max).max(1e-6).ln())
+        .map(|p| top_probability(p).max(1e-6).ln())
         .sum::<f32>()
         / n
 }

@@ -320,7 +320,7 @@ impl Classifier {
         let mut probs = self.own_probabilities(crops);
         if let Some((second, opinion)) = &self.second {
             let unsure: Vec<usize> = (0..probs.len())
-                .filter(|&i| probs[i].iter().copied().fold(0.0, f32::max) < opinion.below)
+                .filter(|&i| top_probability(&probs[i]) < opinion.below)
                 .collect();
             let again: Vec<RgbImage> = unsure.iter().map(|&i| crops[i].clone()).collect();
             for (&i, q) in unsure.iter().zip(second.own_probabilities(&again)) {
@@ -361,6 +361,11 @@ impl Classifier {
         };
         scores.chunks(13).map(softmax).collect()
     }
+}
+
+/// The probability of the best class.
+pub fn top_probability(p: &[f32; 13]) -> f32 {
+    p.iter().copied().fold(0.0, f32::max)
 }
 
 /// Probabilities from 13 class scores (missing scores count as very unlikely).

@@ -7,6 +7,6 @@ pub mod fused;
 pub mod model;
 
 pub use backend::Backend;
-pub use checkpoint::{CheckpointError, Classifier, ModelSpec};
+pub use checkpoint::{CheckpointError, Classifier, ModelSpec, top_probability};
 pub use fused::FusedClassifier;
 pub use model::{SquareClassifier, SquareClassifierConfig};

@@ -187,15 +187,7 @@ pub fn draw_board(
             if let (Some(shading), SquareClass::Piece(p)) = (&look.shading, class)
                 && shading.shades(p.color)
             {
-                // Shade each distinct raster once per board (eight pawns share one).
-                img = match shaded.iter().find(|(src, _)| Arc::ptr_eq(src, &img)) {
-                    Some((_, done)) => done.clone(),
-                    None => {
-                        let done = Arc::new(shading.apply(&img, p.color));
-                        shaded.push((img, done.clone()));
-                        done
-                    }
-                };
+                img = once_per_raster(&mut shaded, &img, |src| shading.apply(src, p.color));
             }
             let (cx, cy) = grid.centre(row, col);
             let dx = rng.random_range(-jitter..=jitter);
@@ -205,14 +197,7 @@ pub fn draw_board(
             if let Some(radius) = halo
                 && is_dark(row, col)
             {
-                let rim = match rims.iter().find(|(src, _)| Arc::ptr_eq(src, &img)) {
-                    Some((_, done)) => done.clone(),
-                    None => {
-                        let done = Arc::new(paper_rim(&img, radius));
-                        rims.push((img.clone(), done.clone()));
-                        done
-                    }
-                };
+                let rim = once_per_raster(&mut rims, &img, |src| paper_rim(src, radius));
                 pm.draw_pixmap(
                     x,
                     y,
@@ -315,6 +300,21 @@ pub fn draw_board(
 
 /// How often a diagram font with hatched glyphs typesets a book-theme board itself.
 const TYPESET_SHARE: f64 = 0.7;
+
+/// `make(src)`, computed once per distinct raster of a board (eight pawns share one) and
+/// kept in `cache`.
+fn once_per_raster(
+    cache: &mut Vec<(Arc<Pixmap>, Arc<Pixmap>)>,
+    src: &Arc<Pixmap>,
+    make: impl FnOnce(&Pixmap) -> Pixmap,
+) -> Arc<Pixmap> {
+    if let Some((_, done)) = cache.iter().find(|(s, _)| Arc::ptr_eq(s, src)) {
+        return done.clone();
+    }
+    let done = Arc::new(make(src));
+    cache.push((src.clone(), done.clone()));
+    done
+}
 
 /// Share of the other book-theme boards whose pieces are knocked out of the dark squares'
 /// pattern with a paper rim.

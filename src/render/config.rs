@@ -165,11 +165,13 @@ pub struct DegradeConfig {
     /// Paper texture (low-frequency blotches and grain); strength = amplitude (0.12).
     pub paper: Effect,
     /// Ink spread, as in print: dark strokes thicken (white pieces get heavy outlines);
-    /// strength = largest spread as a share of a square (0.02: more closes the gaps of fine hatching; under a pixel: no effect).
+    /// strength = largest spread as a share of a square (0.02: more closes the gaps of
+    /// fine hatching; under a pixel: no effect).
     pub ink: Effect,
     /// Black-and-white scan of a printed diagram (book themes only): grey, then a hard
-    /// threshold (fax, 1-bit scans, photocopies), on boards with 20+ pixels a square; strength = largest shift of the threshold
-    /// from mid-grey, in 0..1 units (0.12: further turns hatched squares solid black or white).
+    /// threshold (fax, 1-bit scans, photocopies), on boards with 20+ pixels a square;
+    /// strength = largest shift of the threshold from mid-grey, in 0..1 units (0.12:
+    /// further turns hatched squares solid black or white).
     pub scan: Effect,
     /// Halftone print of a printed diagram (book themes only): grey printed as a screen of
     /// round dots at an angle, as newspapers and many books print (and cheap printers
