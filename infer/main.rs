@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use fenscan::classifier::Backend;
 use fenscan::fen::check::check_text;
 use fenscan::fen::parse::parse_fen;
+use fenscan::lookalike::LookalikeConfig;
 use fenscan::recognize::{CastlingChoice, FenFields, RecognizeOptions, Recognizer};
 use fenscan::render::Orientation;
 use indicatif::ProgressBar;
@@ -82,6 +83,9 @@ struct ModelArgs {
     /// Turn off the chess-rule decoding (one king a side, no back-rank pawns).
     #[arg(long)]
     no_constraints: bool,
+    /// Do not compare unsure squares with their clearly read twins on the same board.
+    #[arg(long)]
+    no_twins: bool,
     /// Report squares whose best class is below this probability (0.9 flags about three
     /// quarters of the mistakes on hard synthetic boards, ~3 squares a board; see
     /// BENCHMARKS.md).
@@ -161,6 +165,7 @@ fn checkpoint_path(p: &Path) -> PathBuf {
 fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
     RecognizeOptions {
         constraints: !model.no_constraints,
+        lookalike: (!model.no_twins).then(LookalikeConfig::default),
         orientation: model.orientation.as_deref().map(|o| {
             if o == "black" {
                 Orientation::Black

@@ -152,6 +152,17 @@ fn print_notes(prefix: &str, r: &Recognition) {
             .collect();
         eprintln!("{prefix}unsure about {}: {}", s.square, alt.join(", "));
     }
+    for t in r.twins.iter().filter(|t| t.from != t.to) {
+        eprintln!(
+            "{prefix}read {} as {}, not {}: it looks like the {} on {} (similarity {:.2})",
+            t.square,
+            t.to.describe(),
+            t.from.describe(),
+            t.to.describe(),
+            t.twin,
+            t.similarity
+        );
+    }
     for c in &r.changes {
         eprintln!(
             "{prefix}changed {} from {} to {} ({})",

@@ -42,6 +42,7 @@ pub mod debug_image;
 pub mod decode;
 pub mod eval;
 pub mod io;
+pub mod lookalike;
 pub mod orientation;
 pub mod quad;
 pub mod recognize;

@@ -16,6 +16,7 @@ use crate::decode::{Change, DecodeConfig, argmax, decode};
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
 use crate::fen::{Castling, Fen};
+use crate::lookalike::{self, LookalikeConfig};
 use crate::orientation::{OrientationDecision, OrientationSource, from_position};
 use crate::placement::{Placement, square_at};
 use crate::quad::Quad;
@@ -67,6 +68,9 @@ pub struct RecognizeOptions {
     pub decode: DecodeConfig,
     /// Apply chess constraints (one king a side, no back-rank pawns).
     pub constraints: bool,
+    /// Compare unsure squares with their clearly read twins on the same board (`None`:
+    /// off).
+    pub lookalike: Option<LookalikeConfig>,
     /// Override the orientation.
     pub orientation: Option<Orientation>,
     /// A square whose top probability is below this is reported as uncertain. Default 0.9.
@@ -81,6 +85,7 @@ impl Default for RecognizeOptions {
             finder: FinderConfig::default(),
             decode: DecodeConfig::default(),
             constraints: true,
+            lookalike: Some(LookalikeConfig::default()),
             orientation: None,
             uncertain_below: 0.9,
             fields: FenFields::default(),
@@ -111,6 +116,23 @@ fn ser_square<S: serde::Serializer>(sq: &Square, s: S) -> Result<S::Ok, S::Error
     s.serialize_str(&sq.to_string())
 }
 
+/// An unsure square that a clearly read twin on the same board swayed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TwinReading {
+    /// The unsure square.
+    #[serde(serialize_with = "ser_square")]
+    pub square: Square,
+    /// Its twin.
+    #[serde(serialize_with = "ser_square")]
+    pub twin: Square,
+    /// How alike the two crops are (correlation, 1 = identical).
+    pub similarity: f32,
+    /// What the classifier preferred.
+    pub from: SquareClass,
+    /// What it prefers after the comparison (equal to `from` when the twin confirmed it).
+    pub to: SquareClass,
+}
+
 /// The result of recognising one image.
 #[derive(Clone, Debug, Serialize)]
 pub struct Recognition {
@@ -126,6 +148,8 @@ pub struct Recognition {
     pub squares: Vec<SquareReading>,
     /// Squares whose top probability is below the threshold.
     pub uncertain: Vec<SquareReading>,
+    /// Unsure squares compared with a clearly read twin on the board.
+    pub twins: Vec<TwinReading>,
     /// Squares the chess constraints changed.
     pub changes: Vec<Change>,
     /// The checker's findings on the FEN.
@@ -179,7 +203,7 @@ impl Recognizer {
         let t0 = Instant::now();
         let mut board = find(img, &opts.finder)?;
         let t1 = Instant::now();
-        let crops = cut(img, &board.quad, self.classifier.crop())?;
+        let mut crops = cut(img, &board.quad, self.classifier.crop())?;
         let t2 = Instant::now();
         let mut image_probs = self.classifier.probabilities(&crops);
         // A board turned near 45 degrees has two plausible tops, and the finder can only
@@ -187,13 +211,18 @@ impl Recognizer {
         // surer of the right one: read the other too and keep the surer reading.
         if turn_degrees(&board.quad).abs() > AMBIGUOUS_TURN_DEGREES {
             let quad = quarter_turn_nearer_upright(&board.quad);
-            let crops = cut(img, &quad, self.classifier.crop())?;
-            let probs = self.classifier.probabilities(&crops);
+            let turned = cut(img, &quad, self.classifier.crop())?;
+            let probs = self.classifier.probabilities(&turned);
             if sureness(&probs) > sureness(&image_probs) {
                 board.quad = quad;
                 image_probs = probs;
+                crops = turned;
             }
         }
+        let found_twins = match &opts.lookalike {
+            Some(cfg) => lookalike::apply(&crops, &mut image_probs, cfg),
+            None => Vec::new(),
+        };
         let t3 = Instant::now();
         let mut as_read = [[0f32; 13]; 64];
         for (i, p) in image_probs.iter().enumerate().take(64) {
@@ -224,6 +253,23 @@ impl Recognizer {
                 Orientation::Black => as_read[63 - i],
             };
         }
+        // Image reading order to true squares.
+        let true_square = |i: usize| match orientation.orientation {
+            Orientation::White => square_at(i),
+            Orientation::Black => square_at(63 - i),
+        };
+        let twins = found_twins
+            .iter()
+            .filter_map(|t| {
+                Some(TwinReading {
+                    square: true_square(t.index)?,
+                    twin: true_square(t.twin)?,
+                    similarity: t.similarity,
+                    from: t.from,
+                    to: t.to,
+                })
+            })
+            .collect();
         let (placement, changes) = if opts.constraints {
             decode(&probs, &opts.decode)
         } else {
@@ -282,6 +328,7 @@ impl Recognizer {
             orientation,
             squares,
             uncertain,
+            twins,
             changes,
             problems,
             timings_ms: [ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4)],
