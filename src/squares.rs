@@ -171,6 +171,7 @@ pub fn to_u8(v: f32) -> u8 {
 
 /// Bilinear sample at continuous pixel coordinates (pixel centres at integers); outside the
 /// image the colour fades to mid-grey.
+#[inline]
 pub fn sample_bilinear(img: &RgbImage, x: f32, y: f32) -> [f32; 3] {
     let (w, h) = (img.width() as i64, img.height() as i64);
     if !x.is_finite()

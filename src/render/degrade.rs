@@ -218,11 +218,19 @@ fn glare(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
         rng.random_range(0.05..0.4) * w,
         rng.random_range(0.05..0.4) * h,
     );
-    map_pixels(img, |x, y, p| {
-        let d = ((x as f32 - cx) / rx).powi(2) + ((y as f32 - cy) / ry).powi(2);
-        let a = s * (-d * 2.0).exp();
-        p.map(|c| c + (255.0 - c) * a)
-    });
+    // Outside the ellipse where the glare adds under half a grey level nothing changes
+    // (the rounding in to_u8 undoes it): only the box around it is computed.
+    let reach = ((510.0 * s).max(1.0).ln() / 2.0 + 0.05).sqrt();
+    let x_range = ((cx - rx * reach).floor().max(0.0) as u32)..((cx + rx * reach).ceil().min(w) as u32);
+    let y_range = ((cy - ry * reach).floor().max(0.0) as u32)..((cy + ry * reach).ceil().min(h) as u32);
+    for y in y_range {
+        for x in x_range.clone() {
+            let p = img.get_pixel_mut(x, y);
+            let d = ((x as f32 - cx) / rx).powi(2) + ((y as f32 - cy) / ry).powi(2);
+            let a = s * (-d * 2.0).exp();
+            p.0 = p.0.map(|c| to_u8(c as f32 + (255.0 - c as f32) * a));
+        }
+    }
 }
 
 fn moire(img: &mut RgbImage, a: f32, rng: &mut impl Rng) {
@@ -354,18 +362,27 @@ fn gaussian_blur(img: &RgbImage, sigma: f32) -> RgbImage {
     let src = img.as_raw();
     // Rows: u8 -> u16 (x16 headroom: 4096 * 255 >> 4 fits).
     let mut rows = vec![0u16; w * h * 3];
+    // Each line padded with copies of its edge pixels, so the inner loop needs no clamping.
+    let mut padded = vec![0u32; (w + 2 * r) * 3];
     for y in 0..h {
         let line = &src[y * w * 3..(y + 1) * w * 3];
-        for x in 0..w {
+        for (i, p) in padded.chunks_exact_mut(3).enumerate() {
+            let xx = i.saturating_sub(r).min(w - 1);
+            for c in 0..3 {
+                p[c] = u32::from(line[xx * 3 + c]);
+            }
+        }
+        let out_line = &mut rows[y * w * 3..(y + 1) * w * 3];
+        for (x, o) in out_line.chunks_exact_mut(3).enumerate() {
+            let taps = &padded[x * 3..(x + 2 * r + 1) * 3];
             let mut acc = [0u32; 3];
-            for (k, &wt) in kernel.iter().enumerate() {
-                let xx = (x + k).saturating_sub(r).min(w - 1);
+            for (&wt, t) in kernel.iter().zip(taps.chunks_exact(3)) {
                 for c in 0..3 {
-                    acc[c] += wt * u32::from(line[xx * 3 + c]);
+                    acc[c] += wt * t[c];
                 }
             }
             for c in 0..3 {
-                rows[(y * w + x) * 3 + c] = (acc[c] >> 4) as u16;
+                o[c] = (acc[c] >> 4) as u16;
             }
         }
     }

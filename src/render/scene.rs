@@ -309,16 +309,28 @@ pub fn perspective(
         return None;
     }
     let back = Homography::fit(&new_quad.0, &quad.0)?;
-    let mut out = RgbImage::new(img.width(), img.height());
-    let fill = img.get_pixel(0, 0).0.map(f32::from);
-    for (x, y, px) in out.enumerate_pixels_mut() {
-        let p = back.apply([x as f32 + 0.5, y as f32 + 0.5]);
-        let v = if p[0] < 0.0 || p[1] < 0.0 || p[0] > w || p[1] > h {
-            fill
-        } else {
-            sample_bilinear(img, p[0] - 0.5, p[1] - 0.5)
-        };
-        *px = Rgb(v.map(to_u8));
+    let fill = img.get_pixel(0, 0).0;
+    let m = back.0;
+    let width = img.width() as usize;
+    let mut out = vec![0u8; width * img.height() as usize * 3];
+    // Row by row over the raw buffer; the arithmetic is exactly `Homography::apply`'s (the
+    // same f64 operations in the same order), so the output is unchanged, only faster.
+    for (y, row) in out.chunks_exact_mut(width * 3).enumerate() {
+        let yf = f64::from(y as f32 + 0.5);
+        let (by0, by1, by2) = (m[(0, 1)] * yf, m[(1, 1)] * yf, m[(2, 1)] * yf);
+        for (x, px) in row.chunks_exact_mut(3).enumerate() {
+            let xf = f64::from(x as f32 + 0.5);
+            let d = m[(2, 0)] * xf + by2 + m[(2, 2)];
+            let px_x = ((m[(0, 0)] * xf + by0 + m[(0, 2)]) / d) as f32;
+            let px_y = ((m[(1, 0)] * xf + by1 + m[(1, 2)]) / d) as f32;
+            if px_x < 0.0 || px_y < 0.0 || px_x > w || px_y > h {
+                px.copy_from_slice(&fill);
+            } else {
+                let v = sample_bilinear(img, px_x - 0.5, px_y - 0.5);
+                px.copy_from_slice(&v.map(to_u8));
+            }
+        }
     }
+    let out = RgbImage::from_raw(img.width(), img.height(), out)?;
     Some((out, new_quad))
 }
