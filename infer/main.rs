@@ -95,7 +95,8 @@ struct ModelArgs {
 
 #[derive(Args)]
 struct ReadArgs {
-    /// Images (PNG, JPEG, WebP, BMP, GIF), folders of images, or `-` for standard input.
+    /// Images (PNG, JPEG, WebP, BMP, GIF), folders of images, glob patterns (`"shots/*.png"`,
+    /// expanded here when the shell did not), or `-` for standard input.
     images: Vec<PathBuf>,
     #[command(flatten)]
     model: ModelArgs,
@@ -228,11 +229,30 @@ fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 .collect();
             files.sort();
             out.extend(files);
+        } else if !p.exists() && is_glob(p) {
+            // A pattern the shell left alone (quoted, or a shell that does not expand).
+            let pattern = p.to_string_lossy();
+            let mut files = Vec::new();
+            for entry in
+                glob::glob(&pattern).with_context(|| format!("{pattern}: not a valid pattern"))?
+            {
+                files.push(entry.with_context(|| format!("{pattern}: cannot read a match"))?);
+            }
+            if files.is_empty() {
+                bail!("{pattern}: no file matches");
+            }
+            files.sort();
+            out.extend(files);
         } else {
             out.push(p.clone());
         }
     }
     Ok(out)
+}
+
+/// Whether a path holds glob characters (`*`, `?`, `[`).
+fn is_glob(p: &Path) -> bool {
+    p.to_string_lossy().contains(['*', '?', '['])
 }
 
 fn read(a: ReadArgs) -> Result<Exit> {

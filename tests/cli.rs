@@ -162,6 +162,29 @@ fn bad_images_are_clear_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("huge.png"));
 }
 
+#[test]
+fn quoted_glob_patterns_are_expanded() {
+    let t = crate::util::TempDir::new("glob");
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/sample.png");
+    for name in ["one.png", "two.png", "other.jpg"] {
+        if name.ends_with("png") {
+            std::fs::copy(&sample, t.join(name)).unwrap();
+        } else {
+            std::fs::write(t.join(name), b"not read").unwrap();
+        }
+    }
+    let pattern = t.join("*.png");
+    let out = run_bin("infer", &[pattern.to_str().unwrap()]);
+    assert_exit(&out, 0);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let fen = "rnb1kb1r/p2ppp1p/1p5n/2p3p1/2B1P3/P4P2/1PP1Q1PP/RNB1K1NR w - - 0 1";
+    assert_eq!(stdout.matches(fen).count(), 2, "{stdout}");
+    assert!(stdout.contains("one.png") && stdout.contains("two.png") && !stdout.contains("other"));
+    let out = run_bin("infer", &[t.join("*.webp").to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no file matches"));
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
     #[test]

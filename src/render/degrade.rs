@@ -221,8 +221,10 @@ fn glare(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
     // Outside the ellipse where the glare adds under half a grey level nothing changes
     // (the rounding in to_u8 undoes it): only the box around it is computed.
     let reach = ((510.0 * s).max(1.0).ln() / 2.0 + 0.05).sqrt();
-    let x_range = ((cx - rx * reach).floor().max(0.0) as u32)..((cx + rx * reach).ceil().min(w) as u32);
-    let y_range = ((cy - ry * reach).floor().max(0.0) as u32)..((cy + ry * reach).ceil().min(h) as u32);
+    let x_range =
+        ((cx - rx * reach).floor().max(0.0) as u32)..((cx + rx * reach).ceil().min(w) as u32);
+    let y_range =
+        ((cy - ry * reach).floor().max(0.0) as u32)..((cy + ry * reach).ceil().min(h) as u32);
     for y in y_range {
         for x in x_range.clone() {
             let p = img.get_pixel_mut(x, y);
