@@ -2,6 +2,7 @@
 //! homography from lattice indices to pixels gives the four outer corners. Works for
 //! screenshots with clutter, cropped boards, hatched book diagrams and moderate perspective.
 
+mod refine;
 pub mod saddle;
 mod tone;
 
@@ -229,6 +230,8 @@ fn find_with(
     // The lattice may sit a row off the board when corners hide along one edge and labels
     // or a frame mimic corners along the other; the squares' colours settle it.
     let offset = settle_window(integral, &h, blur);
+    // Every inner corner looked for again with a kernel sized to its own squares.
+    let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
     let square_contrast = square_contrast(integral, &h, offset, blur);
     let corners = [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0]].map(|p| {
         let q = h.apply([p[0] + offset[0], p[1] + offset[1]]);

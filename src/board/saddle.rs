@@ -89,7 +89,7 @@ pub enum Kernel {
 
 /// The saddle response at `(x, y)` (caller keeps the boxes inside the image) and its
 /// parity; `square(x0, y0)` is the mean of the `q` x `q` box with that top-left corner.
-fn kernel_response(
+pub(crate) fn kernel_response(
     kernel: Kernel,
     q: usize,
     x: usize,

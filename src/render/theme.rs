@@ -5,7 +5,7 @@ use rand::{Rng, RngExt};
 use resvg::tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 /// How squares are painted.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Style {
     /// Solid colours.
     Flat,
@@ -97,7 +97,24 @@ pub fn themes() -> Vec<Theme> {
 pub fn random_theme(random_share: f64, book_share: f64, rng: &mut impl Rng) -> Theme {
     let mut theme = if rng.random_bool(book_share) {
         let books: Vec<Theme> = themes().into_iter().filter(is_book_theme).collect();
-        books[rng.random_range(0..books.len())].clone()
+        // Diagonal hatching is the classic book and magazine diagram; flat grey is the
+        // modern one; horizontal lines and dots are rarer (older books, newspapers).
+        let weight = |t: &Theme| match t.style {
+            Style::BookHatched => 9,
+            Style::BookGrey => 5,
+            _ => 3,
+        };
+        let total: u32 = books.iter().map(weight).sum();
+        let mut pick = rng.random_range(0..total);
+        let mut chosen = books[0].clone();
+        for t in &books {
+            if pick < weight(t) {
+                chosen = t.clone();
+                break;
+            }
+            pick -= weight(t);
+        }
+        chosen
     } else if rng.random_bool(random_share) {
         let hue: f32 = rng.random_range(0.0..360.0);
         let sat: f32 = rng.random_range(0.05..0.6);
@@ -251,7 +268,8 @@ struct Hatching {
 
 impl Hatching {
     fn random(cell: f32, diagonal: bool, rng: &mut impl Rng) -> Hatching {
-        let spacing = (cell / rng.random_range(4.0..11.0f32)).max(2.0);
+        // From coarse (4 lines a square) to the fine engraving of printed books (14).
+        let spacing = (cell / rng.random_range(4.0..14.0f32)).max(2.0);
         // Printed hatching leaves at least as much paper as ink between its lines: denser
         // patterns print as a black square that swallows the pieces on it.
         let width = (cell / rng.random_range(14.0..40.0f32))
@@ -397,5 +415,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn diagonal_hatching_is_the_commonest_book_style() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..4000 {
+            let t = random_theme(0.0, 1.0, &mut rng);
+            assert!(is_book_theme(&t), "{}", t.name);
+            *counts.entry(t.style).or_insert(0) += 1;
+        }
+        // Weights 9 : 5 : 3 : 3 of 20.
+        let share = |s: Style| counts.get(&s).copied().unwrap_or(0) as f64 / 4000.0;
+        assert!(
+            (share(Style::BookHatched) - 0.45).abs() < 0.03,
+            "{counts:?}"
+        );
+        assert!((share(Style::BookGrey) - 0.25).abs() < 0.03, "{counts:?}");
+        assert!((share(Style::BookLined) - 0.15).abs() < 0.03, "{counts:?}");
+        assert!((share(Style::BookDotted) - 0.15).abs() < 0.03, "{counts:?}");
     }
 }

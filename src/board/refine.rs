@@ -1,0 +1,205 @@
+//! Refining a found lattice: the lattice is detected at one kernel size for the whole
+//! image, which in strong perspective is too large for the far squares and too small for
+//! the near ones, and it may miss corners under pieces or arrows, so the outer corners are
+//! then extrapolated from a part of the board. Here every one of the 49 inner corners is
+//! looked for again where the lattice's homography puts it, with a kernel sized to the
+//! squares around it, placed to a fraction of a pixel, and the homography refitted on all
+//! the corners found.
+
+use crate::quad::{Homography, Point, dist};
+
+use super::saddle::{Integral, Kernel, kernel_response};
+
+/// Search radius around a predicted corner, as a share of the local square side.
+const SEARCH: f32 = 0.2;
+/// The search radius never exceeds this many pixels: a lattice that already explains most
+/// of the board predicts its corners to within a few pixels.
+const MAX_SEARCH: f32 = 8.0;
+/// Quadrant side of the local kernel, as a share of the local square side (the kernel then
+/// reaches 0.41 of a square: it stays in the four squares around the corner).
+const QUADRANT: f32 = 0.35;
+/// Fewest corners found again to refit the homography.
+const MIN_REFOUND: usize = 20;
+/// The refit must explain its corners to within this share of a square (root mean square).
+const MAX_RESIDUAL: f32 = 0.06;
+
+/// The lattice homography (index coordinates to pixels, inner corners at `offset + (0..7)`)
+/// refitted on the 49 inner corners found again; `None` when too few are found or they do
+/// not fit one homography (then the caller keeps its own).
+pub fn refine(
+    integral: &Integral,
+    h: &Homography,
+    offset: [f32; 2],
+    kernel: Kernel,
+    min_score: f32,
+) -> Option<Homography> {
+    let mut found: Vec<(Point, Point, i8, i32)> = Vec::new(); // (index, pixel, sign, parity)
+    for j in 0..7 {
+        for i in 0..7 {
+            let idx = [i as f32 + offset[0], j as f32 + offset[1]];
+            let at = h.apply(idx);
+            // The local square side: distance to the predicted neighbours half a square
+            // either way, along both axes; the smaller one sizes the kernel.
+            let side = |d: [f32; 2]| {
+                dist(
+                    h.apply([idx[0] - d[0], idx[1] - d[1]]),
+                    h.apply([idx[0] + d[0], idx[1] + d[1]]),
+                )
+            };
+            let s = side([0.5, 0.0]).min(side([0.0, 0.5]));
+            if !s.is_finite() || s < 6.0 {
+                continue;
+            }
+            if let Some((p, sign)) = local_saddle(integral, at, s, kernel, min_score) {
+                found.push((idx, p, sign, (i + j) % 2));
+            }
+        }
+    }
+    // Diagonally opposite quadrants swap their brightness from one corner to the next:
+    // keep the corners that agree with the majority on the checker's phase.
+    let phase = |&(_, _, sign, parity): &(Point, Point, i8, i32)| {
+        if parity == 0 { sign } else { -sign }
+    };
+    let positive = found.iter().filter(|f| phase(f) > 0).count();
+    let majority = if 2 * positive >= found.len() { 1 } else { -1 };
+    found.retain(|f| phase(f) == majority);
+    if found.len() < MIN_REFOUND {
+        return None;
+    }
+    let (src, dst): (Vec<Point>, Vec<Point>) = found.iter().map(|f| (f.0, f.1)).unzip();
+    let refit = Homography::fit(&src, &dst)?;
+    // Reject a refit that does not explain its own points: a wrong corner would pull it.
+    let square = dist(refit.apply([0.0, 0.0]), refit.apply([6.0, 6.0])) / (6.0 * 2f32.sqrt());
+    let rms = (src
+        .iter()
+        .zip(&dst)
+        .map(|(s, d)| dist(refit.apply(*s), *d).powi(2))
+        .sum::<f32>()
+        / src.len() as f32)
+        .sqrt();
+    (rms <= MAX_RESIDUAL * square).then_some(refit)
+}
+
+/// The strongest saddle within the search radius of `at`, with a kernel sized to squares
+/// of side `s`, placed to a fraction of a pixel; `None` if none reaches `min_score`.
+fn local_saddle(
+    integral: &Integral,
+    at: Point,
+    s: f32,
+    kernel: Kernel,
+    min_score: f32,
+) -> Option<(Point, i8)> {
+    let q = ((s * QUADRANT) as usize).max(2);
+    let margin = (q + q / 2 + 1) as f32;
+    let radius = (s * SEARCH).clamp(1.0, MAX_SEARCH) as i64;
+    let (w, h) = (integral.width() as f32, integral.height() as f32);
+    let (cx, cy) = (at[0].round() as i64, at[1].round() as i64);
+    if !(cx as f32 - radius as f32 >= margin
+        && cy as f32 - radius as f32 >= margin
+        && (cx + radius) as f32 + margin < w
+        && (cy + radius) as f32 + margin < h)
+    {
+        return None;
+    }
+    let square = |x0: usize, y0: usize| integral.mean(x0, y0, x0 + q, y0 + q);
+    let response = |x: i64, y: i64| match kernel {
+        // The detector's upright kernel leaves a gap between its quadrants (robust to blur,
+        // but flat-topped over the gap); placing a corner needs quadrants that meet.
+        Kernel::Upright => {
+            let (x, y, q) = (x as usize, y as usize, q);
+            let [a, b, c, d] =
+                [(x - q, y - q), (x, y - q), (x, y), (x - q, y)].map(|(x0, y0)| square(x0, y0));
+            let diff = (a + c - b - d) / 2.0;
+            let r = diff.abs() - (a - c).abs() - (b - d).abs();
+            (r, if diff > 0.0 { 1 } else { -1 })
+        }
+        Kernel::Diagonal => kernel_response(kernel, q, x as usize, y as usize, &square),
+    };
+    let mut best = (f32::MIN, cx, cy, 0i8);
+    for y in cy - radius..=cy + radius {
+        for x in cx - radius..=cx + radius {
+            let (r, sign) = response(x, y);
+            if r > best.0 {
+                best = (r, x, y, sign);
+            }
+        }
+    }
+    let (r, bx, by, sign) = best;
+    // A maximum on the rim of the window is a neighbour's pull, not this corner.
+    if r < min_score || (bx - cx).abs() == radius || (by - cy).abs() == radius {
+        return None;
+    }
+    // Parabola through the maximum and its two neighbours on each axis.
+    let offset = |a: f32, c: f32| {
+        let d = a - 2.0 * r + c;
+        if d < 0.0 {
+            (0.5 * (a - c) / d).clamp(-0.5, 0.5)
+        } else {
+            0.0
+        }
+    };
+    let dx = offset(response(bx - 1, by).0, response(bx + 1, by).0);
+    let dy = offset(response(bx, by - 1).0, response(bx, by + 1).0);
+    Some(([bx as f32 + dx, by as f32 + dy], sign))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::GrayImage;
+
+    /// A board drawn in perspective-free squares of `side` px from (ox, oy), light top-left.
+    fn board(side: f32, ox: f32, oy: f32) -> GrayImage {
+        GrayImage::from_fn(400, 400, |x, y| {
+            let (u, v) = ((x as f32 + 0.5 - ox) / side, (y as f32 + 0.5 - oy) / side);
+            let inside = (0.0..8.0).contains(&u) && (0.0..8.0).contains(&v);
+            let dark = inside && (u.floor() as i32 + v.floor() as i32) % 2 == 1;
+            image::Luma([if !inside {
+                200
+            } else if dark {
+                60
+            } else {
+                230
+            }])
+        })
+    }
+
+    #[test]
+    fn a_rough_lattice_is_pulled_onto_the_corners() {
+        let (side, ox, oy) = (40.0, 37.3, 41.6);
+        let integral = Integral::new(&board(side, ox, oy));
+        // Inner corner (i, j) is at (ox + (i + 1) side, oy + (j + 1) side); start 3 px off
+        // and 2% too large.
+        let truth = |p: Point| [ox + (p[0] + 1.0) * side, oy + (p[1] + 1.0) * side];
+        let src: Vec<Point> = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]].to_vec();
+        let rough: Vec<Point> = src
+            .iter()
+            .map(|&p| {
+                let t = truth(p);
+                [t[0] * 1.02 - 3.0, t[1] * 1.02 + 2.0]
+            })
+            .collect();
+        let h = Homography::fit(&src, &rough).unwrap();
+        let refined = refine(&integral, &h, [0.0, 0.0], Kernel::Upright, 5.0).unwrap();
+        for p in [
+            [-1.0, -1.0],
+            [7.0, -1.0],
+            [7.0, 7.0],
+            [-1.0, 7.0],
+            [3.0, 4.0],
+        ] {
+            let (got, want) = (refined.apply(p), truth(p));
+            assert!(dist(got, want) < 0.6, "{p:?}: {got:?} vs {want:?}");
+        }
+    }
+
+    #[test]
+    fn no_board_no_refit() {
+        let flat = GrayImage::from_pixel(300, 300, image::Luma([128]));
+        let integral = Integral::new(&flat);
+        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
+        let dst = [[50.0, 50.0], [230.0, 50.0], [230.0, 230.0], [50.0, 230.0]];
+        let h = Homography::fit(&src, &dst).unwrap();
+        assert!(refine(&integral, &h, [0.0, 0.0], Kernel::Upright, 5.0).is_none());
+    }
+}
