@@ -98,6 +98,12 @@ fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
         .collect();
     let mut widths = vec![0u32; sw as usize];
     column.iter().for_each(|&c| widths[c] += 1);
+    // Detection column c averages the source columns starts[c]..starts[c + 1] (columns map
+    // in order, so each one's sources are a run).
+    let mut starts = vec![0usize; sw as usize + 1];
+    for c in 0..sw as usize {
+        starts[c + 1] = starts[c] + widths[c] as usize;
+    }
     let mut gray = vec![0u8; (sw * sh) as usize];
     // One detection row at a time: sums of luma over its band of source rows (u32 is ample:
     // a cell averages far fewer than 2^16 pixels for any image the decoder accepts).
@@ -110,8 +116,9 @@ fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
         for row in
             raw[band_start * 3 * w as usize..band_end * 3 * w as usize].chunks_exact(3 * w as usize)
         {
-            for (p, &c) in row.chunks_exact(3).zip(&column) {
-                sums[c] += luma(p);
+            for (c, sum) in sums.iter_mut().enumerate() {
+                let run = &row[starts[c] * 3..starts[c + 1] * 3];
+                *sum += run.chunks_exact(3).map(luma).sum::<u32>();
             }
         }
         let rows = (band_end - band_start).max(1) as u32;
@@ -179,12 +186,14 @@ fn find_with(
     // Coarse to fine. The fine scales cost the most (a response at every pixel) and are
     // only needed for small boards: once a clear lattice is found (most of its 49 corners;
     // arrows and pieces hide a few), scales down to half its size are still tried (a finer
-    // kernel places the same corners more precisely), no further.
+    // kernel places the same corners more precisely), no further; after any acceptable
+    // lattice, scales down to a third of its size (a board's corners answer over a range
+    // of kernel sizes; far finer ones only find the pattern inside the squares).
     for &q in cfg.scales.iter().rev() {
-        if best
-            .as_ref()
-            .is_some_and(|(b, found_at)| b.count >= CLEAR_LATTICE && 2 * q < *found_at)
-        {
+        if best.as_ref().is_some_and(|(b, found_at)| {
+            (b.count >= CLEAR_LATTICE && 2 * q < *found_at)
+                || (b.count >= cfg.min_corners && 3 * q < *found_at)
+        }) {
             break;
         }
         let pts = saddles(integral, q, cfg.min_score, cfg.max_points, kernel);

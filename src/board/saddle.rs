@@ -15,13 +15,19 @@ impl Integral {
     /// Builds the integral image.
     pub fn new(img: &GrayImage) -> Integral {
         let (w, h) = (img.width() as usize, img.height() as usize);
-        let mut sums = vec![0u64; (w + 1) * (h + 1)];
+        let stride = w + 1;
+        let mut sums = vec![0u64; stride * (h + 1)];
         let raw = img.as_raw();
         for y in 0..h {
+            // Row y + 1 is row y plus the running sum of image row y (slices, so the loop
+            // carries no index arithmetic or bounds checks).
+            let (done, rest) = sums.split_at_mut((y + 1) * stride);
+            let above = &done[y * stride + 1..];
+            let here = &mut rest[1..stride];
             let mut row = 0u64;
-            for x in 0..w {
-                row += raw[y * w + x] as u64;
-                sums[(y + 1) * (w + 1) + x + 1] = sums[y * (w + 1) + x + 1] + row;
+            for ((out, &up), &v) in here.iter_mut().zip(above).zip(&raw[y * w..(y + 1) * w]) {
+                row += u64::from(v);
+                *out = up + row;
             }
         }
         Integral { w, h, sums }
@@ -47,9 +53,12 @@ impl Integral {
         let mut out = Vec::with_capacity(bw * bh);
         for y in 0..bh {
             let (top, bottom) = (&self.sums[y * stride..], &self.sums[(y + q) * stride..]);
-            for x in 0..bw {
-                out.push((bottom[x + q] + top[x] - bottom[x] - top[x + q]) as u32);
-            }
+            let left = top[..bw].iter().zip(&bottom[..bw]);
+            let right = top[q..q + bw].iter().zip(&bottom[q..q + bw]);
+            out.extend(
+                left.zip(right)
+                    .map(|((&tl, &bl), (&tr, &br))| (br + tl - bl - tr) as u32),
+            );
         }
         out
     }

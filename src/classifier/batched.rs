@@ -169,42 +169,50 @@ impl Conv {
         let (oh, ow) = ((h + 2 - 3) / s + 1, (w + 2 - 3) / s + 1);
         let n = batch * oh * ow;
         let k = self.inputs * 9;
-        // im2col: row (c, ky, kx), column (b, oy, ox).
-        let mut cols = vec![0f32; k * n];
+        // im2col: row (c, ky, kx), column (b, oy, ox). Written once, in order (no zeroing
+        // pass over the whole buffer: only the padding is written as zeros).
+        let mut cols: Vec<f32> = Vec::with_capacity(k * n);
         for c in 0..self.inputs {
             for ky in 0..3 {
                 for kx in 0..3 {
-                    let row = &mut cols[((c * 3 + ky) * 3 + kx) * n..][..n];
                     for b in 0..batch {
                         let img = &x[(c * batch + b) * h * w..][..h * w];
-                        let dst = &mut row[b * oh * ow..][..oh * ow];
                         for oy in 0..oh {
                             let iy = (oy * s + ky) as isize - 1;
                             if iy < 0 || iy >= h as isize {
+                                cols.extend(std::iter::repeat_n(0.0, ow));
                                 continue;
                             }
                             let line = &img[iy as usize * w..][..w];
-                            let out = &mut dst[oy * ow..][..ow];
                             if s == 1 {
                                 // Output x reads input x + kx - 1: one shifted copy.
                                 match kx {
-                                    0 => out[1..].copy_from_slice(&line[..w - 1]),
-                                    1 => out.copy_from_slice(line),
-                                    _ => out[..ow - 1].copy_from_slice(&line[1..]),
-                                }
-                            } else {
-                                for (ox, o) in out.iter_mut().enumerate() {
-                                    let ix = (ox * s + kx) as isize - 1;
-                                    if ix >= 0 && ix < w as isize {
-                                        *o = line[ix as usize];
+                                    0 => {
+                                        cols.push(0.0);
+                                        cols.extend_from_slice(&line[..w - 1]);
+                                    }
+                                    1 => cols.extend_from_slice(line),
+                                    _ => {
+                                        cols.extend_from_slice(&line[1..]);
+                                        cols.push(0.0);
                                     }
                                 }
+                            } else {
+                                cols.extend((0..ow).map(|ox| {
+                                    let ix = (ox * s + kx) as isize - 1;
+                                    if ix >= 0 && ix < w as isize {
+                                        line[ix as usize]
+                                    } else {
+                                        0.0
+                                    }
+                                }));
                             }
                         }
                     }
                 }
             }
         }
+        debug_assert_eq!(cols.len(), k * n);
         // y[outputs x n] = weight[outputs x k] * cols[k x n]: one product for the batch.
         let device = self.weight.device();
         let cols = Tensor::<2>::from_data(TensorData::new(cols, [k, n]), &device);
