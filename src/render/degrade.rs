@@ -78,7 +78,7 @@ pub fn degrade(
         );
         // Area-average down (what a browser or phone does when shrinking), then nearest or
         // bilinear back up (blocky or soft enlargements).
-        let down = image::imageops::thumbnail(img, sw, sh);
+        let down = shrink(img, sw, sh);
         *img = upscale(&down, w, h, rng.random_bool(0.3));
         applied.push(format!("rescale:{:.0}px", target));
         square_px = target;
@@ -282,12 +282,72 @@ fn noise(img: &mut RgbImage, sd: f32, rng: &mut impl Rng) {
 
 /// Encodes as JPEG at `quality` and decodes again.
 pub fn jpeg_round_trip(img: &RgbImage, quality: u8) -> Option<RgbImage> {
+    // jpeg-encoder (its portable code path, so every machine writes the same bytes): 4:2:0
+    // chroma below quality 90 as most cameras and web encoders, and several times faster
+    // than the image crate's encoder.
+    let (w, h) = (
+        u16::try_from(img.width()).ok()?,
+        u16::try_from(img.height()).ok()?,
+    );
     let mut buf = Vec::new();
-    let enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut buf, quality);
-    img.write_with_encoder(enc).ok()?;
+    jpeg_encoder::Encoder::new(&mut buf, quality.clamp(1, 100))
+        .encode(img.as_raw(), w, h, jpeg_encoder::ColorType::Rgb)
+        .ok()?;
     image::load_from_memory_with_format(&buf, image::ImageFormat::Jpeg)
         .ok()
         .map(|i| i.to_rgb8())
+}
+
+/// Shrinks `img` to `sw` x `sh` (each no larger than the image's) by averaging the block of
+/// source pixels whose columns and rows map onto each target pixel, as a browser or phone
+/// shrinks a picture.
+fn shrink(img: &RgbImage, sw: u32, sh: u32) -> RgbImage {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let (sw, sh) = (
+        sw.clamp(1, w.max(1) as u32) as usize,
+        sh.clamp(1, h.max(1) as u32) as usize,
+    );
+    if w == 0 || h == 0 {
+        return img.clone();
+    }
+    // Target column c averages source columns starts[c]..starts[c + 1].
+    let mut starts = vec![0usize; sw + 1];
+    for x in 0..w {
+        starts[x * sw / w + 1] += 1;
+    }
+    for c in 0..sw {
+        starts[c + 1] += starts[c];
+    }
+    let raw = img.as_raw();
+    let mut out = vec![0u8; sw * sh * 3];
+    let mut sums = vec![0u32; sw * 3];
+    let mut band_start = 0usize;
+    for (ty, line) in out.chunks_exact_mut(sw * 3).enumerate() {
+        let band_end = ((ty + 1) * h).div_ceil(sh).max(band_start + 1).min(h);
+        sums.fill(0);
+        for row in raw[band_start * w * 3..band_end * w * 3].chunks_exact(w * 3) {
+            for (c, sum) in sums.chunks_exact_mut(3).enumerate() {
+                for p in row[starts[c] * 3..starts[c + 1] * 3].chunks_exact(3) {
+                    sum[0] += u32::from(p[0]);
+                    sum[1] += u32::from(p[1]);
+                    sum[2] += u32::from(p[2]);
+                }
+            }
+        }
+        let rows = (band_end - band_start) as u32;
+        for (c, (o, sum)) in line
+            .chunks_exact_mut(3)
+            .zip(sums.chunks_exact(3))
+            .enumerate()
+        {
+            let n = rows * (starts[c + 1] - starts[c]).max(1) as u32;
+            for k in 0..3 {
+                o[k] = ((sum[k] + n / 2) / n) as u8;
+            }
+        }
+        band_start = band_end;
+    }
+    RgbImage::from_raw(sw as u32, sh as u32, out).unwrap_or_else(|| img.clone())
 }
 
 /// Enlarges `small` to `w` x `h`, nearest-neighbour or bilinear (pixel centres aligned, edges
@@ -492,6 +552,35 @@ mod tests {
             soft[0] < soft[1] && soft[1] < soft[2] && soft[2] < soft[3],
             "{soft:?}"
         );
+    }
+
+    #[test]
+    fn shrink_averages_blocks() {
+        let flat = RgbImage::from_pixel(37, 23, image::Rgb([90, 120, 200]));
+        let small = shrink(&flat, 10, 7);
+        assert_eq!(small.dimensions(), (10, 7));
+        assert!(small.pixels().all(|p| p.0 == [90, 120, 200]));
+        // One-pixel stripes halved: every target pixel averages one black and one white.
+        let stripes = RgbImage::from_fn(40, 20, |x, _| {
+            image::Rgb([if x % 2 == 0 { 0 } else { 255 }; 3])
+        });
+        let half = shrink(&stripes, 20, 10);
+        assert!(
+            half.pixels().all(|p| p.0 == [128, 128, 128]),
+            "{:?}",
+            half.get_pixel(0, 0)
+        );
+        // Non-integer ratios keep every source pixel in exactly one block: the mean stays.
+        let ramp = RgbImage::from_fn(50, 31, |x, y| {
+            image::Rgb([(x * 5) as u8, (y * 8) as u8, 60])
+        });
+        let s = shrink(&ramp, 17, 9);
+        let mean = |img: &RgbImage, c: usize| {
+            img.pixels().map(|p| p.0[c] as f32).sum::<f32>() / (img.width() * img.height()) as f32
+        };
+        assert!((mean(&s, 2) - 60.0).abs() < 0.01);
+        assert!((mean(&s, 0) - mean(&ramp, 0)).abs() < 4.0);
+        assert_eq!(shrink(&ramp, 50, 31), ramp);
     }
 
     #[test]

@@ -310,24 +310,49 @@ pub fn perspective(
     }
     let back = Homography::fit(&new_quad.0, &quad.0)?;
     let fill = img.get_pixel(0, 0).0;
-    let m = back.0;
-    let width = img.width() as usize;
-    let mut out = vec![0u8; width * img.height() as usize * 3];
-    // Row by row over the raw buffer; the arithmetic is exactly `Homography::apply`'s (the
-    // same f64 operations in the same order), so the output is unchanged, only faster.
+    let m = back.0.map(|v| v as f32);
+    let (width, height) = (img.width() as usize, img.height() as usize);
+    let src = img.as_raw();
+    let mut out = vec![0u8; width * height * 3];
+    // Row by row: the homography's three sums are linear along a row, and the interior
+    // samples are bilinear in 8-bit fixed point (the edges go through `sample_bilinear`).
     for (y, row) in out.chunks_exact_mut(width * 3).enumerate() {
-        let yf = f64::from(y as f32 + 0.5);
-        let (by0, by1, by2) = (m[(0, 1)] * yf, m[(1, 1)] * yf, m[(2, 1)] * yf);
+        let yf = y as f32 + 0.5;
+        let (u0, v0, d0) = (
+            m[(0, 1)] * yf + m[(0, 2)],
+            m[(1, 1)] * yf + m[(1, 2)],
+            m[(2, 1)] * yf + m[(2, 2)],
+        );
         for (x, px) in row.chunks_exact_mut(3).enumerate() {
-            let xf = f64::from(x as f32 + 0.5);
-            let d = m[(2, 0)] * xf + by2 + m[(2, 2)];
-            let px_x = ((m[(0, 0)] * xf + by0 + m[(0, 2)]) / d) as f32;
-            let px_y = ((m[(1, 0)] * xf + by1 + m[(1, 2)]) / d) as f32;
-            if px_x < 0.0 || px_y < 0.0 || px_x > w || px_y > h {
+            let xf = x as f32 + 0.5;
+            let inv = 1.0 / (m[(2, 0)] * xf + d0);
+            let sx = (m[(0, 0)] * xf + u0) * inv;
+            let sy = (m[(1, 0)] * xf + v0) * inv;
+            if !(sx >= 0.0 && sy >= 0.0 && sx <= w && sy <= h) {
                 px.copy_from_slice(&fill);
-            } else {
-                let v = sample_bilinear(img, px_x - 0.5, px_y - 0.5);
+                continue;
+            }
+            let (fx, fy) = (sx - 0.5, sy - 0.5);
+            // Floor without a libm call: fx and fy are at least -0.5 here.
+            let (ix, iy) = ((fx + 1.0) as isize - 1, (fy + 1.0) as isize - 1);
+            let (x0, y0) = (ix as f32, iy as f32);
+            if ix < 0 || iy < 0 || ix as usize + 1 >= width || iy as usize + 1 >= height {
+                let v = sample_bilinear(img, fx, fy);
                 px.copy_from_slice(&v.map(to_u8));
+                continue;
+            }
+            let tx = ((fx - x0) * 256.0) as u32;
+            let ty = ((fy - y0) * 256.0) as u32;
+            let i = (iy as usize * width + ix as usize) * 3;
+            let j = i + width * 3;
+            let (w00, w01) = ((256 - tx) * (256 - ty), tx * (256 - ty));
+            let (w10, w11) = ((256 - tx) * ty, tx * ty);
+            for c in 0..3 {
+                let v = u32::from(src[i + c]) * w00
+                    + u32::from(src[i + 3 + c]) * w01
+                    + u32::from(src[j + c]) * w10
+                    + u32::from(src[j + 3 + c]) * w11;
+                px[c] = ((v + 32768) >> 16) as u8;
             }
         }
     }
