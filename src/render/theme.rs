@@ -173,7 +173,13 @@ pub fn value_noise(x: f32, y: f32, seed: u32) -> f32 {
         h = (h ^ (h >> 13)).wrapping_mul(1_274_126_177);
         (h ^ (h >> 16)) as f32 / u32::MAX as f32
     };
-    let (x0, y0) = (x.floor(), y.floor());
+    // Floor without a libm call (this runs per pixel for textures and paper): a cast
+    // truncates towards zero, one less below it.
+    let floor = |v: f32| {
+        let t = v as i32 as f32;
+        if t > v { t - 1.0 } else { t }
+    };
+    let (x0, y0) = (floor(x), floor(y));
     let (tx, ty) = (x - x0, y - y0);
     let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
     let (ix, iy) = (x0 as i32, y0 as i32);
