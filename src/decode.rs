@@ -63,7 +63,8 @@ pub fn argmax(probs: &[[f32; 13]; 64]) -> Placement {
     p
 }
 
-fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
+/// The most probable class among the `allowed` ones.
+pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
     (0..13)
         .filter(|&c| allowed(c))
         .max_by(|&a, &b| row[a].total_cmp(&row[b]))

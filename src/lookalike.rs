@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::class::SquareClass;
 use crate::classifier::top_probability;
+use crate::decode::best;
 
 /// Look-alike settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -73,9 +74,19 @@ const FLAT_STD: f32 = 4.0;
 
 /// Compares the unsure squares with their twins and updates `probs` (one row per crop, same
 /// order) in place. Squares are 8 x 8 in the crops' order; a square's colour is its parity.
-pub fn apply(crops: &[RgbImage], probs: &mut [[f32; 13]], cfg: &LookalikeConfig) -> Vec<Lookalike> {
+/// `context` is the crops' context border as a share of a square (`CropConfig::context`).
+pub fn apply(
+    crops: &[RgbImage],
+    context: f32,
+    probs: &mut [[f32; 13]],
+    cfg: &LookalikeConfig,
+) -> Vec<Lookalike> {
     let n = crops.len().min(probs.len()).min(64);
-    let windows: Vec<Option<Window>> = crops.iter().take(n).map(Window::new).collect();
+    let windows: Vec<Option<Window>> = crops
+        .iter()
+        .take(n)
+        .map(|c| Window::new(c, context))
+        .collect();
     let mut found = Vec::new();
     let before: Vec<[f32; 13]> = probs[..n].to_vec();
     for i in 0..n {
@@ -136,26 +147,26 @@ fn parity(i: usize) -> usize {
 }
 
 fn argmax(row: &[f32; 13]) -> usize {
-    (0..13)
-        .max_by(|&a, &b| row[a].total_cmp(&row[b]))
-        .unwrap_or(0)
+    best(row, |_| true)
 }
 
 /// The part of a crop that is the square itself (its context border left out), as
-/// per-channel values. The window compared is a `MAX_SHIFT` smaller inner part, slid over
-/// the other crop's full square.
+/// per-channel values, and its centre (`MAX_SHIFT` in from each side) with the mean taken
+/// out: the centre is slid over the other crop's square.
 struct Window {
     side: usize,
     /// Channel-major values of the square part of the crop.
     values: Vec<f32>,
+    /// The centre, mean removed, and its sum of squares.
+    centre: Vec<f32>,
+    centre_energy: f64,
 }
 
 impl Window {
-    fn new(crop: &RgbImage) -> Option<Window> {
+    fn new(crop: &RgbImage, context: f32) -> Option<Window> {
         let size = crop.width().min(crop.height()) as usize;
-        // The crop holds the square plus a 1/8 square of context each side (squares::cut's
-        // default); keep roughly the square.
-        let border = size / 10;
+        let context = context.clamp(0.0, 0.5);
+        let border = (size as f32 * context / (1.0 + 2.0 * context)).round() as usize;
         let side = size.checked_sub(2 * border)?;
         if side <= 2 * MAX_SHIFT as usize + 4 {
             return None;
@@ -169,65 +180,72 @@ impl Window {
                 }
             }
         }
-        let w = Window { side, values };
-        let inner = w.inner(0, 0);
-        (std_dev(&inner) >= FLAT_STD).then_some(w)
+        let mut w = Window {
+            side,
+            values,
+            centre: Vec::new(),
+            centre_energy: 0.0,
+        };
+        let mut centre = Vec::with_capacity(3 * w.inner_side() * w.inner_side());
+        w.for_each_inner(0, 0, |v| centre.push(v));
+        let mean = centre.iter().sum::<f32>() / centre.len().max(1) as f32;
+        centre.iter_mut().for_each(|v| *v -= mean);
+        let energy: f64 = centre.iter().map(|&v| f64::from(v * v)).sum();
+        // A flat square: correlation means nothing there.
+        if (energy / centre.len().max(1) as f64).sqrt() < f64::from(FLAT_STD) {
+            return None;
+        }
+        w.centre = centre;
+        w.centre_energy = energy;
+        Some(w)
     }
 
-    /// The centre part shifted by (dx, dy).
-    fn inner(&self, dx: i32, dy: i32) -> Vec<f32> {
-        let m = MAX_SHIFT as usize;
-        let s = self.side - 2 * m;
-        let mut out = Vec::with_capacity(3 * s * s);
+    fn inner_side(&self) -> usize {
+        self.side - 2 * MAX_SHIFT as usize
+    }
+
+    /// Calls `f` on each value of the centre part shifted by (dx, dy), in the order of
+    /// `centre`.
+    fn for_each_inner(&self, dx: i32, dy: i32, mut f: impl FnMut(f32)) {
+        let (m, s) = (MAX_SHIFT, self.inner_side());
+        let sx = (m + dx) as usize;
         for c in 0..3 {
             for y in 0..s {
-                let sy = (y as i32 + m as i32 + dy) as usize;
-                let base = c * self.side * self.side + sy * self.side;
-                let sx = (m as i32 + dx) as usize;
-                out.extend_from_slice(&self.values[base + sx..base + sx + s]);
+                let sy = (y as i32 + m + dy) as usize;
+                let base = c * self.side * self.side + sy * self.side + sx;
+                self.values[base..base + s].iter().for_each(|&v| f(v));
             }
         }
-        out
     }
 
-    /// The best normalised correlation of this window's centre with the other's, over
-    /// shifts up to `MAX_SHIFT`.
+    /// The best normalised correlation of this window's centre with the other's square,
+    /// over shifts up to `MAX_SHIFT` (no copies: the other's values are read in place).
     fn similarity(&self, other: &Window) -> f32 {
         if other.side != self.side {
             return f32::NEG_INFINITY;
         }
-        let a = self.inner(0, 0);
+        let n = self.centre.len() as f64;
         let mut best = f32::NEG_INFINITY;
         for dy in -MAX_SHIFT..=MAX_SHIFT {
             for dx in -MAX_SHIFT..=MAX_SHIFT {
-                best = best.max(correlation(&a, &other.inner(dx, dy)));
+                // With the centre's mean removed, sum(a b) is already sum(a (b - mean b)).
+                let (mut ab, mut b1, mut bb) = (0f64, 0f64, 0f64);
+                let mut a = self.centre.iter();
+                other.for_each_inner(dx, dy, |v| {
+                    let (v, x) = (f64::from(v), f64::from(*a.next().unwrap_or(&0.0)));
+                    ab += x * v;
+                    b1 += v;
+                    bb += v * v;
+                });
+                let var_b = bb - b1 * b1 / n;
+                if var_b > f64::EPSILON && self.centre_energy > f64::EPSILON {
+                    best = best.max((ab / (self.centre_energy * var_b).sqrt()) as f32);
+                } else {
+                    best = best.max(0.0);
+                }
             }
         }
         best
-    }
-}
-
-fn std_dev(v: &[f32]) -> f32 {
-    let n = v.len().max(1) as f32;
-    let mean = v.iter().sum::<f32>() / n;
-    (v.iter().map(|x| (x - mean) * (x - mean)).sum::<f32>() / n).sqrt()
-}
-
-/// Pearson correlation of two equally long vectors (0 when either is flat).
-fn correlation(a: &[f32], b: &[f32]) -> f32 {
-    let n = a.len().min(b.len()).max(1) as f32;
-    let (ma, mb) = (a.iter().sum::<f32>() / n, b.iter().sum::<f32>() / n);
-    let (mut ab, mut aa, mut bb) = (0f32, 0f32, 0f32);
-    for (x, y) in a.iter().zip(b) {
-        let (x, y) = (x - ma, y - mb);
-        ab += x * y;
-        aa += x * x;
-        bb += y * y;
-    }
-    if aa <= f32::EPSILON || bb <= f32::EPSILON {
-        0.0
-    } else {
-        ab / (aa * bb).sqrt()
     }
 }
 
@@ -277,7 +295,7 @@ mod tests {
         probs[9] = probs_for(1, 0.99, 7);
         crops[6] = crop(true, true, 7.0, (1.0, -1.0)); // shifted by the finder
         probs[6] = probs_for(1, 0.7, 7);
-        let found = apply(&crops, &mut probs, &LookalikeConfig::default());
+        let found = apply(&crops, 0.125, &mut probs, &LookalikeConfig::default());
         assert_eq!(found.len(), 1, "{found:?}");
         let l = found[0];
         assert_eq!(
@@ -303,7 +321,7 @@ mod tests {
         crops[6] = crop(true, true, 7.0, (0.0, 0.0));
         probs[6] = probs_for(1, 0.7, 7);
         let before = probs[6];
-        assert!(apply(&crops, &mut probs, &LookalikeConfig::default()).is_empty());
+        assert!(apply(&crops, 0.125, &mut probs, &LookalikeConfig::default()).is_empty());
         assert_eq!(probs[6], before);
     }
 
@@ -317,7 +335,7 @@ mod tests {
         crops[6] = crop(true, true, 7.0, (0.0, 0.0));
         // The model is unsure between a white pawn and a white bishop; black pawn at 0.
         probs[6] = probs_for(1, 0.6, 3);
-        assert!(apply(&crops, &mut probs, &LookalikeConfig::default()).is_empty());
+        assert!(apply(&crops, 0.125, &mut probs, &LookalikeConfig::default()).is_empty());
         assert_eq!(probs[6][7], 0.0);
     }
 
@@ -333,6 +351,6 @@ mod tests {
         probs[2] = probs_for(1, 0.995, 7);
         crops[6] = disc;
         probs[6] = probs_for(1, 0.6, 7);
-        assert!(apply(&crops, &mut probs, &LookalikeConfig::default()).is_empty());
+        assert!(apply(&crops, 0.125, &mut probs, &LookalikeConfig::default()).is_empty());
     }
 }

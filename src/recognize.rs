@@ -220,7 +220,12 @@ impl Recognizer {
             }
         }
         let found_twins = match &opts.lookalike {
-            Some(cfg) => lookalike::apply(&crops, &mut image_probs, cfg),
+            Some(cfg) => lookalike::apply(
+                &crops,
+                self.classifier.crop().context,
+                &mut image_probs,
+                cfg,
+            ),
             None => Vec::new(),
         };
         let t3 = Instant::now();

@@ -169,6 +169,14 @@ pub fn to_u8(v: f32) -> u8 {
     (v.clamp(0.0, 255.0) + 0.5) as u8
 }
 
+/// Where each of `m` equal blocks of `n` pixels starts, for shrinking by block averages:
+/// block `k` is `starts[k]..starts[k + 1]`, `starts[k] = ceil(k n / m)` (pixel `x` falls in
+/// block `x m / n`); `m + 1` entries, the last `n`. With `m <= n` no block is empty.
+pub fn block_starts(n: usize, m: usize) -> Vec<usize> {
+    let m = m.max(1);
+    (0..=m).map(|k| (k * n).div_ceil(m)).collect()
+}
+
 /// Bilinear sample at continuous pixel coordinates (pixel centres at integers); outside the
 /// image the colour fades to mid-grey.
 #[inline]

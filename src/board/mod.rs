@@ -10,6 +10,7 @@ use image::{GrayImage, RgbImage};
 use serde::{Deserialize, Serialize};
 
 use crate::quad::{Homography, Point, Quad, dist};
+use crate::squares::block_starts;
 use saddle::{Integral, Kernel, Saddle, saddles};
 use tone::{settle_window, square_contrast};
 
@@ -92,40 +93,31 @@ fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
         let gray = GrayImage::from_raw(w, h, gray).expect("one byte a pixel");
         return (gray, 1.0, 1.0);
     }
-    // Source column -> detection column, and how many source columns each one averages.
-    let column: Vec<usize> = (0..w as u64)
-        .map(|x| (x * sw as u64 / w as u64) as usize)
-        .collect();
-    let mut widths = vec![0u32; sw as usize];
-    column.iter().for_each(|&c| widths[c] += 1);
-    // Detection column c averages the source columns starts[c]..starts[c + 1] (columns map
-    // in order, so each one's sources are a run).
-    let mut starts = vec![0usize; sw as usize + 1];
-    for c in 0..sw as usize {
-        starts[c + 1] = starts[c] + widths[c] as usize;
-    }
+    // Detection pixel (c, r) averages source columns cols[c]..cols[c + 1] and rows
+    // rows[r]..rows[r + 1].
+    let (cols, rows) = (
+        block_starts(w as usize, sw as usize),
+        block_starts(h as usize, sh as usize),
+    );
     let mut gray = vec![0u8; (sw * sh) as usize];
     // One detection row at a time: sums of luma over its band of source rows (u32 is ample:
     // a cell averages far fewer than 2^16 pixels for any image the decoder accepts).
     let mut sums = vec![0u32; sw as usize];
-    let mut band_start = 0usize;
     for (ty, out) in gray.chunks_exact_mut(sw as usize).enumerate() {
-        let band_end = ((ty as u64 + 1) * h as u64).div_ceil(sh as u64) as usize;
-        let band_end = band_end.clamp(band_start, h as usize);
         sums.fill(0);
-        for row in
-            raw[band_start * 3 * w as usize..band_end * 3 * w as usize].chunks_exact(3 * w as usize)
+        for row in raw[rows[ty] * 3 * w as usize..rows[ty + 1] * 3 * w as usize]
+            .chunks_exact(3 * w as usize)
         {
             for (c, sum) in sums.iter_mut().enumerate() {
-                let run = &row[starts[c] * 3..starts[c + 1] * 3];
+                let run = &row[cols[c] * 3..cols[c + 1] * 3];
                 *sum += run.chunks_exact(3).map(luma).sum::<u32>();
             }
         }
-        let rows = (band_end - band_start).max(1) as u32;
-        for ((o, &sum), &cols) in out.iter_mut().zip(&sums).zip(&widths) {
-            *o = (sum / (256 * rows * cols.max(1))).min(255) as u8;
+        let band = (rows[ty + 1] - rows[ty]).max(1) as u32;
+        for (c, (o, &sum)) in out.iter_mut().zip(&sums).enumerate() {
+            let width = (cols[c + 1] - cols[c]).max(1) as u32;
+            *o = (sum / (256 * band * width)).min(255) as u8;
         }
-        band_start = band_end;
     }
     let small = GrayImage::from_raw(sw, sh, gray).expect("one byte a pixel");
     (small, w as f32 / sw as f32, h as f32 / sh as f32)

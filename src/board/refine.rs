@@ -8,7 +8,7 @@
 
 use crate::quad::{Homography, Point, dist};
 
-use super::saddle::{Integral, Kernel, kernel_response};
+use super::saddle::{Integral, Kernel, box_offsets, response_with};
 
 /// Search radius around a predicted corner, as a share of the local square side.
 const SEARCH: f32 = 0.2;
@@ -102,19 +102,16 @@ fn local_saddle(
         return None;
     }
     let square = |x0: usize, y0: usize| integral.mean(x0, y0, x0 + q, y0 + q);
-    let response = |x: i64, y: i64| match kernel {
-        // The detector's upright kernel leaves a gap between its quadrants (robust to blur,
-        // but flat-topped over the gap); placing a corner needs quadrants that meet.
+    // The detector's upright kernel leaves a gap between its quadrants (robust to blur, but
+    // flat-topped over the gap); placing a corner needs quadrants that meet.
+    let offsets = match kernel {
         Kernel::Upright => {
-            let (x, y, q) = (x as usize, y as usize, q);
-            let [a, b, c, d] =
-                [(x - q, y - q), (x, y - q), (x, y), (x - q, y)].map(|(x0, y0)| square(x0, y0));
-            let diff = (a + c - b - d) / 2.0;
-            let r = diff.abs() - (a - c).abs() - (b - d).abs();
-            (r, if diff > 0.0 { 1 } else { -1 })
+            let q = q as isize;
+            [(-q, -q), (0, -q), (0, 0), (-q, 0)]
         }
-        Kernel::Diagonal => kernel_response(kernel, q, x as usize, y as usize, &square),
+        Kernel::Diagonal => box_offsets(kernel, q),
     };
+    let response = |x: i64, y: i64| response_with(offsets, x as usize, y as usize, &square);
     let mut best = (f32::MIN, cx, cy, 0i8);
     for y in cy - radius..=cy + radius {
         for x in cx - radius..=cx + radius {

@@ -105,9 +105,19 @@ pub(crate) fn kernel_response(
     y: usize,
     square: &impl Fn(usize, usize) -> f32,
 ) -> (f32, i8) {
+    response_with(box_offsets(kernel, q), x, y, square)
+}
+
+/// [`kernel_response`] for boxes at the given offsets (see [`box_offsets`]).
+pub(crate) fn response_with(
+    offsets: [(isize, isize); 4],
+    x: usize,
+    y: usize,
+    square: &impl Fn(usize, usize) -> f32,
+) -> (f32, i8) {
     // (a, c) and (b, d) are the two pairs that should agree.
-    let [a, b, c, d] = box_offsets(kernel, q)
-        .map(|(dx, dy)| square((x as isize + dx) as usize, (y as isize + dy) as usize));
+    let [a, b, c, d] =
+        offsets.map(|(dx, dy)| square((x as isize + dx) as usize, (y as isize + dy) as usize));
     let diff = (a + c - b - d) / 2.0;
     let r = diff.abs() - (a - c).abs() - (b - d).abs();
     (r, if diff > 0.0 { 1 } else { -1 })
@@ -115,7 +125,7 @@ pub(crate) fn kernel_response(
 
 /// Top-left corners of the four boxes `(a, b, c, d)` of [`kernel_response`], relative to
 /// the point, as offsets to add (they are never below `-margin`).
-fn box_offsets(kernel: Kernel, q: usize) -> [(isize, isize); 4] {
+pub(crate) fn box_offsets(kernel: Kernel, q: usize) -> [(isize, isize); 4] {
     let (q, gap, half) = (q as isize, (q / 6) as isize, (q / 2) as isize);
     match kernel {
         Kernel::Upright => [

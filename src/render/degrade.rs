@@ -5,7 +5,7 @@ use rand::{Rng, RngExt};
 
 use super::config::DegradeConfig;
 use super::theme::value_noise;
-use crate::squares::to_u8;
+use crate::squares::{block_starts, to_u8};
 
 /// Fewest pixels of detail a square for a 1-bit scan.
 const MIN_SCAN_DETAIL: f32 = 20.0;
@@ -310,42 +310,34 @@ fn shrink(img: &RgbImage, sw: u32, sh: u32) -> RgbImage {
     if w == 0 || h == 0 {
         return img.clone();
     }
-    // Target column c averages source columns starts[c]..starts[c + 1].
-    let mut starts = vec![0usize; sw + 1];
-    for x in 0..w {
-        starts[x * sw / w + 1] += 1;
-    }
-    for c in 0..sw {
-        starts[c + 1] += starts[c];
-    }
+    // Target pixel (c, r) averages source columns cols[c]..cols[c + 1], rows
+    // rows[r]..rows[r + 1].
+    let (cols, rows) = (block_starts(w, sw), block_starts(h, sh));
     let raw = img.as_raw();
     let mut out = vec![0u8; sw * sh * 3];
     let mut sums = vec![0u32; sw * 3];
-    let mut band_start = 0usize;
     for (ty, line) in out.chunks_exact_mut(sw * 3).enumerate() {
-        let band_end = ((ty + 1) * h).div_ceil(sh).max(band_start + 1).min(h);
         sums.fill(0);
-        for row in raw[band_start * w * 3..band_end * w * 3].chunks_exact(w * 3) {
+        for row in raw[rows[ty] * w * 3..rows[ty + 1] * w * 3].chunks_exact(w * 3) {
             for (c, sum) in sums.chunks_exact_mut(3).enumerate() {
-                for p in row[starts[c] * 3..starts[c + 1] * 3].chunks_exact(3) {
+                for p in row[cols[c] * 3..cols[c + 1] * 3].chunks_exact(3) {
                     sum[0] += u32::from(p[0]);
                     sum[1] += u32::from(p[1]);
                     sum[2] += u32::from(p[2]);
                 }
             }
         }
-        let rows = (band_end - band_start) as u32;
+        let band = (rows[ty + 1] - rows[ty]) as u32;
         for (c, (o, sum)) in line
             .chunks_exact_mut(3)
             .zip(sums.chunks_exact(3))
             .enumerate()
         {
-            let n = rows * (starts[c + 1] - starts[c]).max(1) as u32;
+            let n = band * (cols[c + 1] - cols[c]).max(1) as u32;
             for k in 0..3 {
                 o[k] = ((sum[k] + n / 2) / n) as u8;
             }
         }
-        band_start = band_end;
     }
     RgbImage::from_raw(sw as u32, sh as u32, out).unwrap_or_else(|| img.clone())
 }
