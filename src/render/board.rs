@@ -55,6 +55,8 @@ pub struct DrawnBoard {
     pub grid: Grid,
     /// Names of the overlays drawn.
     pub overlays: Vec<String>,
+    /// Paper between the lines of hatched or lined dark squares, in pixels across the lines.
+    pub line_gap: Option<f32>,
 }
 
 /// Everything that decides how one board looks.
@@ -110,12 +112,14 @@ pub fn draw_board(
         && is_book_theme(look.theme)
         && rng.random_bool(TYPESET_SHARE);
     let mut overlays = Vec::new();
-    if typeset {
+    let line_gap = if typeset {
         draw_typeset_squares(&mut pm, &grid, look.pieces);
         overlays.push("typeset".into());
+        // Diagram fonts hatch their dark squares with some 8-12 lines, about half ink.
+        Some(cell / 20.0)
     } else {
-        paint_squares(&mut pm, grid.x, grid.y, cell, look.theme, rng);
-    }
+        paint_squares(&mut pm, grid.x, grid.y, cell, look.theme, rng)
+    };
     let occupied = |row: usize, col: usize| {
         placement.0[look.orientation.placement_index(row, col)] != SquareClass::Empty
     };
@@ -295,6 +299,7 @@ pub fn draw_board(
         pixmap: pm,
         grid,
         overlays,
+        line_gap,
     })
 }
 

@@ -165,8 +165,8 @@ pub struct DegradeConfig {
     /// Paper texture (low-frequency blotches and grain); strength = amplitude (0.12).
     pub paper: Effect,
     /// Ink spread, as in print: dark strokes thicken (white pieces get heavy outlines);
-    /// strength = largest spread as a share of a square (0.02: more closes the gaps of
-    /// fine hatching; under a pixel: no effect).
+    /// strength = largest spread as a share of a square (0.02; under a pixel: no effect;
+    /// on hatched squares never more than keeps half the paper between the lines).
     pub ink: Effect,
     /// Black-and-white scan of a printed diagram (book themes only): grey, then a hard
     /// threshold (fax, 1-bit scans, photocopies), on boards with 20+ pixels a square;

@@ -35,11 +35,13 @@ pub struct Degraded {
 
 /// Applies each effect of `cfg` with its probability. `cell` is the board's square size in
 /// pixels (the rescale effect needs it); `medium` says whether the board is printed (only
-/// those are ever halftoned or scanned to black and white).
+/// those are ever halftoned or scanned to black and white); `line_gap` is the paper between
+/// the lines of hatched dark squares, in image pixels, if the board has them.
 pub fn degrade(
     img: &mut RgbImage,
     cell: f32,
     medium: Medium,
+    line_gap: Option<f32>,
     cfg: &DegradeConfig,
     rng: &mut impl Rng,
 ) -> Degraded {
@@ -47,7 +49,13 @@ pub fn degrade(
     let mut square_px = cell;
     let printed = medium != Medium::Screen;
     if rng.random_bool(cfg.ink.probability) {
-        let radius = (rng.random_range(0.0..=cfg.ink.strength.max(0.0)) * cell).round();
+        let mut radius = (rng.random_range(0.0..=cfg.ink.strength.max(0.0)) * cell).round();
+        // Spread thickens a diagonal line by up to 2.8 times the radius: keep half of the
+        // paper between hatch lines, or the dark squares print solid black and swallow the
+        // pieces on them (no reader could tell what stood there).
+        if let Some(gap) = line_gap {
+            radius = radius.min((gap / 5.66).floor());
+        }
         if radius >= 1.0 {
             ink_spread(img, radius as u32);
             applied.push(format!("ink:{radius:.0}px"));
@@ -83,6 +91,40 @@ pub fn degrade(
         applied.push(format!("rescale:{:.0}px", target));
         square_px = target;
     }
+    if rng.random_bool(cfg.paper.probability) {
+        paper(
+            img,
+            rng.random_range(0.02..cfg.paper.strength.max(0.03)),
+            rng,
+        );
+        applied.push("paper".into());
+    }
+    // A 1-bit scan thresholds the page itself, before any blur of a later resize and before
+    // the colour cast, uneven light, moire or glare of a camera or screen showing it
+    // (thresholding after a shadow printed whole boards black; after a blur, it erased thin
+    // outlines and the white pieces drawn with them).
+    // A 1-bit scan of a board with under ~20 pixels a square drops thin outlines whole
+    // (a white piece on a white square disappears): nothing is left to read.
+    if rng.random_bool(cfg.scan.probability) && printed && square_px >= MIN_SCAN_DETAIL {
+        let s = cfg.scan.strength.clamp(0.0, 0.45);
+        let threshold = 0.5 + rng.random_range(-s..=s);
+        if medium == Medium::Tone {
+            halftone(img, 2.0, 45f32.to_radians());
+            applied.push("scan:dithered".into());
+        } else {
+            threshold_grey(img, threshold);
+            applied.push(format!("scan:{threshold:.2}"));
+        }
+    }
+    // Blur, noise and heavy JPEG on top of a board with little detail leave nothing a
+    // person could read: their strength shrinks with the detail left (full from 24 px a
+    // square, 40% at 10 px and below).
+    let legible = (square_px / 24.0).clamp(0.4, 1.0);
+    if rng.random_bool(cfg.blur.probability) {
+        let sigma = rng.random_range(0.3..(cfg.blur.strength * legible).max(0.31));
+        *img = gaussian_blur(img, sigma);
+        applied.push(format!("blur:{sigma:.2}"));
+    }
     if rng.random_bool(cfg.color.probability) {
         color_shift(img, cfg.color.strength, rng);
         applied.push("color".into());
@@ -94,14 +136,6 @@ pub fn degrade(
             rng,
         );
         applied.push("lighting".into());
-    }
-    if rng.random_bool(cfg.paper.probability) {
-        paper(
-            img,
-            rng.random_range(0.02..cfg.paper.strength.max(0.03)),
-            rng,
-        );
-        applied.push("paper".into());
     }
     if rng.random_bool(cfg.moire.probability) {
         moire(
@@ -118,28 +152,6 @@ pub fn degrade(
             rng,
         );
         applied.push("glare".into());
-    }
-    // Blur, noise and heavy JPEG on top of a board with little detail leave nothing a
-    // person could read: their strength shrinks with the detail left (full from 24 px a
-    // square, 40% at 10 px and below).
-    let legible = (square_px / 24.0).clamp(0.4, 1.0);
-    if rng.random_bool(cfg.blur.probability) {
-        let sigma = rng.random_range(0.3..(cfg.blur.strength * legible).max(0.31));
-        *img = gaussian_blur(img, sigma);
-        applied.push(format!("blur:{sigma:.2}"));
-    }
-    // A 1-bit scan of a board with under ~20 pixels a square drops thin outlines whole
-    // (a white piece on a white square disappears): nothing is left to read.
-    if rng.random_bool(cfg.scan.probability) && printed && square_px >= MIN_SCAN_DETAIL {
-        let s = cfg.scan.strength.clamp(0.0, 0.45);
-        let threshold = 0.5 + rng.random_range(-s..=s);
-        if medium == Medium::Tone {
-            halftone(img, 2.0, 45f32.to_radians());
-            applied.push("scan:dithered".into());
-        } else {
-            threshold_grey(img, threshold);
-            applied.push(format!("scan:{threshold:.2}"));
-        }
     }
     if rng.random_bool(cfg.noise.probability) {
         let sd = rng.random_range(1.0..(cfg.noise.strength * legible).max(1.1));
@@ -526,6 +538,7 @@ fn ink_spread(img: &mut RgbImage, radius: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     #[test]
     fn upscale_keeps_flat_areas_and_interpolates_edges() {
@@ -604,6 +617,33 @@ mod tests {
                 "flat channel changed"
             );
         }
+    }
+
+    #[test]
+    fn ink_spread_leaves_the_paper_between_hatch_lines() {
+        let cfg = DegradeConfig {
+            ink: crate::render::config::Effect {
+                probability: 1.0,
+                strength: 0.1,
+            },
+            ..DegradeConfig::NONE
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        // Lines 2 px wide, 3 px of paper between them, on squares of 80 px: a spread of up
+        // to 8 px would close them; it stays under a pixel (none).
+        let lines = RgbImage::from_fn(64, 64, |_, y| {
+            image::Rgb([if y % 5 < 2 { 0 } else { 255 }; 3])
+        });
+        for _ in 0..20 {
+            let mut img = lines.clone();
+            let d = degrade(&mut img, 80.0, Medium::LineArt, Some(3.0), &cfg, &mut rng);
+            assert!(d.effects.is_empty(), "{:?}", d.effects);
+            assert_eq!(img, lines);
+        }
+        // Without hatching the same draw does spread.
+        let mut img = lines.clone();
+        let d = degrade(&mut img, 80.0, Medium::LineArt, None, &cfg, &mut rng);
+        assert!(d.effects[0].starts_with("ink:"), "{:?}", d.effects);
     }
 
     #[test]

@@ -263,6 +263,9 @@ impl Renderer {
             &mut image,
             quad.mean_side() / 8.0,
             theme::medium(&theme),
+            drawn
+                .line_gap
+                .map(|gap| gap * quad.mean_side() / (cell * 8.0)),
             &cfg.degrade,
             rng,
         );
