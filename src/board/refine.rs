@@ -67,7 +67,7 @@ pub fn refine(
         return None;
     }
     let (src, dst): (Vec<Point>, Vec<Point>) = found.iter().map(|f| (f.0, f.1)).unzip();
-    let refit = Homography::fit(&src, &dst)?;
+    let (refit, src, dst) = fit_without_strays(src, dst)?;
     // Reject a refit that does not explain its own points: a wrong corner would pull it.
     let square = dist(refit.apply([0.0, 0.0]), refit.apply([6.0, 6.0])) / (6.0 * 2f32.sqrt());
     let rms = (src
@@ -78,6 +78,37 @@ pub fn refine(
         / src.len() as f32)
         .sqrt();
     (rms <= MAX_RESIDUAL * square).then_some(refit)
+}
+
+/// The homography through the corners, fitted again without those far off the first fit
+/// (a corner found on a piece's outline or an arrow instead pulls the fit): over 2.5 times
+/// the median miss and over a pixel, as long as enough corners remain. Returns the fit and
+/// the corners it kept.
+fn fit_without_strays(
+    src: Vec<Point>,
+    dst: Vec<Point>,
+) -> Option<(Homography, Vec<Point>, Vec<Point>)> {
+    let first = Homography::fit(&src, &dst)?;
+    let misses: Vec<f32> = src
+        .iter()
+        .zip(&dst)
+        .map(|(s, d)| dist(first.apply(*s), *d))
+        .collect();
+    let mut sorted = misses.clone();
+    sorted.sort_by(f32::total_cmp);
+    let cut = (2.5 * sorted[sorted.len() / 2]).max(1.0);
+    let kept = misses.iter().filter(|&&m| m <= cut).count();
+    if kept == src.len() || kept < MIN_REFOUND {
+        return Some((first, src, dst));
+    }
+    let (src, dst): (Vec<Point>, Vec<Point>) = src
+        .iter()
+        .zip(&dst)
+        .zip(&misses)
+        .filter(|(_, m)| **m <= cut)
+        .map(|((s, d), _)| (*s, *d))
+        .unzip();
+    Some((Homography::fit(&src, &dst)?, src, dst))
 }
 
 /// The strongest saddle within the search radius of `at`, with a kernel sized to squares
@@ -188,6 +219,26 @@ mod tests {
             let (got, want) = (refined.apply(p), truth(p));
             assert!(dist(got, want) < 0.6, "{p:?}: {got:?} vs {want:?}");
         }
+    }
+
+    #[test]
+    fn a_stray_corner_does_not_pull_the_fit() {
+        let truth = |p: Point| [100.0 + 30.0 * p[0] + 2.0 * p[1], 80.0 + 28.0 * p[1]];
+        let src: Vec<Point> = (0..49).map(|k| [(k % 7) as f32, (k / 7) as f32]).collect();
+        let mut dst: Vec<Point> = src.iter().map(|&p| truth(p)).collect();
+        // Two corners found 9 px off (a piece's outline), the rest within a third of a pixel.
+        dst[10][0] += 9.0;
+        dst[30][1] -= 9.0;
+        for (k, d) in dst.iter_mut().enumerate() {
+            d[0] += ((k * 7) % 5) as f32 * 0.08 - 0.16;
+        }
+        let (h, kept, _) = fit_without_strays(src.clone(), dst.clone()).unwrap();
+        assert_eq!(kept.len(), 47);
+        for p in [[-1.0, -1.0], [7.0, 7.0]] {
+            assert!(dist(h.apply(p), truth(p)) < 0.5, "{p:?}");
+        }
+        let all = Homography::fit(&src, &dst).unwrap();
+        assert!(dist(all.apply([7.0, -1.0]), truth([7.0, -1.0])) > 0.5);
     }
 
     #[test]
