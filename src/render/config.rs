@@ -169,7 +169,7 @@ pub struct DegradeConfig {
     /// on hatched squares never more than keeps half the paper between the lines).
     pub ink: Effect,
     /// Black-and-white scan of a printed diagram (book themes only): grey, then a hard
-    /// threshold (fax, 1-bit scans, photocopies), on boards with 20+ pixels a square;
+    /// threshold (fax, 1-bit scans, photocopies), on boards with 32+ pixels a square;
     /// strength = largest shift of the threshold from mid-grey, in 0..1 units (0.12:
     /// further turns hatched squares solid black or white).
     pub scan: Effect,

@@ -8,7 +8,7 @@ use super::theme::value_noise;
 use crate::squares::{block_starts, to_u8};
 
 /// Fewest pixels of detail a square for a 1-bit scan.
-const MIN_SCAN_DETAIL: f32 = 20.0;
+const MIN_SCAN_DETAIL: f32 = 32.0;
 
 /// What the picture is, as far as print effects care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +76,31 @@ pub fn degrade(
         halftone(img, period, angle.to_radians());
         applied.push(format!("halftone:{period:.1}px"));
     }
+    if rng.random_bool(cfg.paper.probability) {
+        paper(
+            img,
+            rng.random_range(0.02..cfg.paper.strength.max(0.03)),
+            rng,
+        );
+        applied.push("paper".into());
+    }
+    // A 1-bit scan thresholds the page itself, at the resolution it was scanned: before any
+    // resize, blur, colour cast, uneven light, moire or glare of a screen or camera showing
+    // it later (thresholding after a shadow printed whole boards black; after a shrink or a
+    // blur, it erased dotted squares, thin outlines and the white pieces drawn with them).
+    // Under ~32 pixels a square a sharp scan still drops the dots of dotted squares and the
+    // thin outlines of white pieces whole.
+    if rng.random_bool(cfg.scan.probability) && printed && cell >= MIN_SCAN_DETAIL {
+        let s = cfg.scan.strength.clamp(0.0, 0.45);
+        let threshold = 0.5 + rng.random_range(-s..=s);
+        if medium == Medium::Tone {
+            halftone(img, 2.0, 45f32.to_radians());
+            applied.push("scan:dithered".into());
+        } else {
+            threshold_grey(img, threshold);
+            applied.push(format!("scan:{threshold:.2}"));
+        }
+    }
     if rng.random_bool(cfg.rescale.probability) && cell > cfg.rescale.strength + 1.0 {
         let target = rng.random_range(cfg.rescale.strength..cell);
         let f = target / cell;
@@ -90,31 +115,6 @@ pub fn degrade(
         *img = upscale(&down, w, h, rng.random_bool(0.3));
         applied.push(format!("rescale:{:.0}px", target));
         square_px = target;
-    }
-    if rng.random_bool(cfg.paper.probability) {
-        paper(
-            img,
-            rng.random_range(0.02..cfg.paper.strength.max(0.03)),
-            rng,
-        );
-        applied.push("paper".into());
-    }
-    // A 1-bit scan thresholds the page itself, before any blur of a later resize and before
-    // the colour cast, uneven light, moire or glare of a camera or screen showing it
-    // (thresholding after a shadow printed whole boards black; after a blur, it erased thin
-    // outlines and the white pieces drawn with them).
-    // A 1-bit scan of a board with under ~20 pixels a square drops thin outlines whole
-    // (a white piece on a white square disappears): nothing is left to read.
-    if rng.random_bool(cfg.scan.probability) && printed && square_px >= MIN_SCAN_DETAIL {
-        let s = cfg.scan.strength.clamp(0.0, 0.45);
-        let threshold = 0.5 + rng.random_range(-s..=s);
-        if medium == Medium::Tone {
-            halftone(img, 2.0, 45f32.to_radians());
-            applied.push("scan:dithered".into());
-        } else {
-            threshold_grey(img, threshold);
-            applied.push(format!("scan:{threshold:.2}"));
-        }
     }
     // Blur, noise and heavy JPEG on top of a board with little detail leave nothing a
     // person could read: their strength shrinks with the detail left (full from 24 px a
