@@ -17,7 +17,7 @@ use super::backend::Backend;
 use super::batched::BatchedClassifier;
 use super::fused::FusedClassifier;
 use super::model::{SquareClassifier, SquareClassifierConfig};
-use crate::squares::{CropConfig, to_chw};
+use crate::squares::{CropConfig, is_plain_square, to_chw};
 
 /// Version of the checkpoint layout; bumped when an old checkpoint cannot be read.
 pub const FORMAT_VERSION: u32 = 1;
@@ -315,14 +315,25 @@ impl Classifier {
 
     /// Class probabilities (13 per crop, summing to 1) for crops cut with [`Self::crop`],
     /// in one forward pass; with a second model, blended with its probabilities on the
-    /// crops this model is unsure of (one more pass over those).
+    /// crops this model is unsure of (one more pass over those). Plain squares (see
+    /// [`is_plain_square`]) are empty without asking a model: on a clean screenshot that is
+    /// half the board, and so half the time.
     pub fn probabilities(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
-        let mut probs = self.own_probabilities(crops);
+        let mut probs = vec![plain_empty(); crops.len()];
+        let read: Vec<usize> = (0..crops.len())
+            .filter(|&i| !is_plain_square(&crops[i], &self.spec.crop))
+            .collect();
+        let own = self.own_probabilities(&read.iter().map(|&i| &crops[i]).collect::<Vec<_>>());
+        for (&i, p) in read.iter().zip(own) {
+            probs[i] = p;
+        }
         if let Some((second, opinion)) = &self.second {
-            let unsure: Vec<usize> = (0..probs.len())
+            let unsure: Vec<usize> = read
+                .iter()
+                .copied()
                 .filter(|&i| top_probability(&probs[i]) < opinion.below)
                 .collect();
-            let again: Vec<RgbImage> = unsure.iter().map(|&i| crops[i].clone()).collect();
+            let again: Vec<&RgbImage> = unsure.iter().map(|&i| &crops[i]).collect();
             for (&i, q) in unsure.iter().zip(second.own_probabilities(&again)) {
                 let w = opinion.weight;
                 probs[i] = std::array::from_fn(|k| (1.0 - w) * probs[i][k] + w * q[k]);
@@ -331,7 +342,7 @@ impl Classifier {
         probs
     }
 
-    fn own_probabilities(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
+    fn own_probabilities(&self, crops: &[&RgbImage]) -> Vec<[f32; 13]> {
         if crops.is_empty() {
             return Vec::new();
         }
@@ -361,6 +372,14 @@ impl Classifier {
         };
         scores.chunks(13).map(softmax).collect()
     }
+}
+
+/// What a plain square reads as: empty, all but certainly (the other classes keep a
+/// trace so that log-probabilities stay finite).
+fn plain_empty() -> [f32; 13] {
+    let mut p = [1e-6f32; 13];
+    p[crate::class::SquareClass::Empty.index()] = 1.0 - 12e-6;
+    p
 }
 
 /// The probability of the best class.
