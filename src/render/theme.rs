@@ -279,8 +279,9 @@ struct Hatching {
 
 impl Hatching {
     fn random(cell: f32, diagonal: bool, rng: &mut impl Rng) -> Hatching {
-        // From coarse (4 lines a square) to the fine engraving of printed books (14).
-        let spacing = (cell / rng.random_range(4.0..14.0f32)).max(2.0);
+        // From coarse (4 lines a square, across the lines) to the fine engraving of printed
+        // books (20 thin lines).
+        let spacing = (cell / rng.random_range(4.0..20.0f32)).max(2.0);
         // Printed hatching leaves at least as much paper as ink between its lines: denser
         // patterns print as a black square that swallows the pieces on it.
         let width = (cell / rng.random_range(14.0..40.0f32))
