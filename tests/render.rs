@@ -57,8 +57,9 @@ fn scan_and_shading_are_applied_and_labelled() {
         strength: 0.2,
     };
     cfg.look.shaded_pieces = 1.0;
-    // Only printed diagrams are scanned.
+    // Only printed diagrams are scanned, with 32+ pixels a square.
     cfg.look.book_theme = 1.0;
+    cfg.scene.min_board = 400;
     let r = renderer(cfg).render(3, 0);
     assert!(
         r.effects.iter().any(|e| e.starts_with("scan:")),

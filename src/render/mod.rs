@@ -105,6 +105,9 @@ const FONT_BOOK_SHARE: f64 = 0.5;
 
 /// Smallest square side (pixels) drawn with engraved piece shading.
 const MIN_SHADED_CELL: f32 = 20.0;
+/// What the squares path keeps around the board, in squares: a crop's context (0.125)
+/// plus the largest simulated finder error (0.06), with room to spare.
+const SQUARES_ROOM: f32 = 0.3;
 
 /// The per-image random stream: independent of how images are spread over threads.
 pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
@@ -258,6 +261,12 @@ impl Renderer {
             image = img;
             quad = q;
             effects.push(format!("perspective:{angle:.1}deg,{amount:.2}"));
+        }
+        if board_area {
+            // The squares use the board and the bit of context their crops take around it:
+            // the degradations then work on a fraction of the pixels.
+            let pad = quad.mean_side() / 8.0 * SQUARES_ROOM + 2.0;
+            (image, quad) = scene::crop_around(&image, &quad, pad);
         }
         let degraded = degrade::degrade(
             &mut image,

@@ -79,6 +79,26 @@ impl Scene {
     }
 }
 
+/// The part of `img` within `pad` pixels of the quad's bounding box, and the quad in it.
+pub fn crop_around(img: &RgbImage, quad: &Quad, pad: f32) -> (RgbImage, Quad) {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let (x0, y0, x1, y1) = quad.bounds();
+    let (x0, y0) = ((x0 - pad).max(0.0).floor(), (y0 - pad).max(0.0).floor());
+    let (x1, y1) = ((x1 + pad).min(w).ceil(), (y1 + pad).min(h).ceil());
+    if x1 <= x0 || y1 <= y0 || (x0 <= 0.0 && y0 <= 0.0 && x1 >= w && y1 >= h) {
+        return (img.clone(), *quad);
+    }
+    let cropped = image::imageops::crop_imm(
+        img,
+        x0 as u32,
+        y0 as u32,
+        (x1 - x0) as u32,
+        (y1 - y0) as u32,
+    )
+    .to_image();
+    (cropped, Quad(quad.0.map(|p| [p[0] - x0, p[1] - y0])))
+}
+
 /// Places a drawn board (`board`, whose squares start at `inner` with side `side`) in a
 /// scene: cropped to it, or on a cluttered page/app window.
 pub fn compose(
