@@ -278,8 +278,13 @@ fn second_board(
 pub fn to_rgb(pm: &Pixmap) -> RgbImage {
     let mut out = RgbImage::new(pm.width(), pm.height());
     for (dst, src) in out.pixels_mut().zip(pm.pixels()) {
-        let c = src.demultiply();
-        *dst = Rgb([c.red(), c.green(), c.blue()]);
+        // Opaque pixels (nearly all) are their own demultiplied colour.
+        *dst = if src.alpha() == 255 {
+            Rgb([src.red(), src.green(), src.blue()])
+        } else {
+            let c = src.demultiply();
+            Rgb([c.red(), c.green(), c.blue()])
+        };
     }
     out
 }
