@@ -257,7 +257,8 @@ impl Renderer {
             } else {
                 0.0
             };
-            let (img, q) = scene::perspective(&image, &quad, angle, amount, rng)?;
+            let keep = board_area.then_some(SQUARES_ROOM);
+            let (img, q) = scene::perspective(&image, &quad, angle, amount, keep, rng)?;
             image = img;
             quad = q;
             effects.push(format!("perspective:{angle:.1}deg,{amount:.2}"));

@@ -81,22 +81,26 @@ impl Scene {
 
 /// The part of `img` within `pad` pixels of the quad's bounding box, and the quad in it.
 pub fn crop_around(img: &RgbImage, quad: &Quad, pad: f32) -> (RgbImage, Quad) {
-    let (w, h) = (img.width() as f32, img.height() as f32);
+    let (w, h) = (img.width(), img.height());
+    let (x0, y0, cw, ch) = crop_rect(w as f32, h as f32, quad, pad);
+    if (cw, ch) == (w, h) {
+        return (img.clone(), *quad);
+    }
+    let cropped = image::imageops::crop_imm(img, x0, y0, cw, ch).to_image();
+    let (dx, dy) = (x0 as f32, y0 as f32);
+    (cropped, Quad(quad.0.map(|p| [p[0] - dx, p[1] - dy])))
+}
+
+/// The rectangle `(x, y, width, height)` of a `w` x `h` image within `pad` pixels of the
+/// quad's bounding box (the whole image when that is empty).
+fn crop_rect(w: f32, h: f32, quad: &Quad, pad: f32) -> (u32, u32, u32, u32) {
     let (x0, y0, x1, y1) = quad.bounds();
     let (x0, y0) = ((x0 - pad).max(0.0).floor(), (y0 - pad).max(0.0).floor());
     let (x1, y1) = ((x1 + pad).min(w).ceil(), (y1 + pad).min(h).ceil());
-    if x1 <= x0 || y1 <= y0 || (x0 <= 0.0 && y0 <= 0.0 && x1 >= w && y1 >= h) {
-        return (img.clone(), *quad);
+    if x1 <= x0 || y1 <= y0 {
+        return (0, 0, w as u32, h as u32);
     }
-    let cropped = image::imageops::crop_imm(
-        img,
-        x0 as u32,
-        y0 as u32,
-        (x1 - x0) as u32,
-        (y1 - y0) as u32,
-    )
-    .to_image();
-    (cropped, Quad(quad.0.map(|p| [p[0] - x0, p[1] - y0])))
+    (x0 as u32, y0 as u32, (x1 - x0) as u32, (y1 - y0) as u32)
 }
 
 /// Places a drawn board (`board`, whose squares start at `inner` with side `side`) in a
@@ -291,11 +295,14 @@ pub fn to_rgb(pm: &Pixmap) -> RgbImage {
 
 /// Rotates and skews the image as a camera at an angle would: the board's corners move
 /// to new places; the whole image follows the same homography. Returns the new quad.
+/// With `keep` (in squares), only the part of the result within that much of the board is
+/// computed and returned (as [`crop_around`] would cut it, for the same pixels).
 pub fn perspective(
     img: &RgbImage,
     quad: &Quad,
     rotation_deg: f32,
     skew: f32,
+    keep: Option<f32>,
     rng: &mut impl Rng,
 ) -> Option<(RgbImage, Quad)> {
     let (w, h) = (img.width() as f32, img.height() as f32);
@@ -337,19 +344,26 @@ pub fn perspective(
     let fill = img.get_pixel(0, 0).0;
     let m = back.0.map(|v| v as f32);
     let (width, height) = (img.width() as usize, img.height() as usize);
+    let (ox, oy, ow, oh) = match keep {
+        Some(room) => {
+            let r = crop_rect(w, h, &new_quad, new_quad.mean_side() / 8.0 * room + 2.0);
+            (r.0 as usize, r.1 as usize, r.2 as usize, r.3 as usize)
+        }
+        None => (0, 0, width, height),
+    };
     let src = img.as_raw();
-    let mut out = vec![0u8; width * height * 3];
+    let mut out = vec![0u8; ow * oh * 3];
     // Row by row: the homography's three sums are linear along a row, and the interior
     // samples are bilinear in 8-bit fixed point (the edges go through `sample_bilinear`).
-    for (y, row) in out.chunks_exact_mut(width * 3).enumerate() {
-        let yf = y as f32 + 0.5;
+    for (row_index, row) in out.chunks_exact_mut(ow * 3).enumerate() {
+        let yf = (oy + row_index) as f32 + 0.5;
         let (u0, v0, d0) = (
             m[(0, 1)] * yf + m[(0, 2)],
             m[(1, 1)] * yf + m[(1, 2)],
             m[(2, 1)] * yf + m[(2, 2)],
         );
-        for (x, px) in row.chunks_exact_mut(3).enumerate() {
-            let xf = x as f32 + 0.5;
+        for (col, px) in row.chunks_exact_mut(3).enumerate() {
+            let xf = (ox + col) as f32 + 0.5;
             let inv = 1.0 / (m[(2, 0)] * xf + d0);
             let sx = (m[(0, 0)] * xf + u0) * inv;
             let sy = (m[(1, 0)] * xf + v0) * inv;
@@ -381,6 +395,7 @@ pub fn perspective(
             }
         }
     }
-    let out = RgbImage::from_raw(img.width(), img.height(), out)?;
-    Some((out, new_quad))
+    let out = RgbImage::from_raw(ow as u32, oh as u32, out)?;
+    let (dx, dy) = (ox as f32, oy as f32);
+    Some((out, Quad(new_quad.0.map(|p| [p[0] - dx, p[1] - dy]))))
 }
