@@ -37,6 +37,7 @@ fn options(out: &std::path::Path, resume: bool) -> RunOptions {
     RunOptions {
         out: out.to_path_buf(),
         init: None,
+        average_with: None,
         resume,
         backend: Backend::Flex,
         train_sets: vec![PieceSet::load(&builtin_dir()).unwrap()],

@@ -62,6 +62,14 @@ struct Opts {
     /// Continue the interrupted run in --out.
     #[arg(long)]
     resume: bool,
+    /// Average the --init weights with this checkpoint's (same architecture) before any
+    /// steps: a fine-tune averaged with the model it started from (with --steps 0, only
+    /// the average is written and validated).
+    #[arg(long, value_name = "CHECKPOINT", requires = "init")]
+    average_with: Option<PathBuf>,
+    /// Share of --average-with in the average, 0..=1.
+    #[arg(long, default_value_t = 0.5, value_name = "SHARE")]
+    average_share: f32,
 }
 
 fn main() -> ExitCode {
@@ -98,6 +106,12 @@ fn run(opts: Opts) -> Result<ExitCode> {
         if given.get("crop").is_none() {
             cfg.crop = spec.crop;
         }
+    }
+    if !(0.0..=1.0).contains(&opts.average_share) {
+        bail!(
+            "--average-share {}: must be between 0 and 1",
+            opts.average_share
+        );
     }
     if let Some(v) = opts.steps {
         cfg.steps = v;
@@ -157,6 +171,7 @@ fn run(opts: Opts) -> Result<ExitCode> {
     let run = RunOptions {
         out: opts.out.clone(),
         init: opts.init,
+        average_with: opts.average_with.map(|p| (p, opts.average_share)),
         resume: opts.resume,
         backend: opts.backend,
         train_sets,

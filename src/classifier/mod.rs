@@ -5,6 +5,7 @@ pub mod batched;
 pub mod checkpoint;
 pub mod fused;
 pub mod model;
+pub mod soup;
 
 pub use backend::Backend;
 pub use checkpoint::{CheckpointError, Classifier, ModelSpec, top_probability};

@@ -168,6 +168,9 @@ pub struct RunOptions {
     pub out: PathBuf,
     /// Start from this checkpoint's weights (fine-tuning).
     pub init: Option<PathBuf>,
+    /// Average the `init` weights with this checkpoint's (same architecture), the share
+    /// given to it in 0..=1: a fine-tune averaged with the model it started from.
+    pub average_with: Option<(PathBuf, f32)>,
     /// Continue an interrupted run in `out`.
     pub resume: bool,
     /// Compute backend.
@@ -258,7 +261,24 @@ pub fn train(
                         init.display()
                     )));
                 }
-                model
+                match &run.average_with {
+                    None => model,
+                    Some((other, share)) => {
+                        let (other_spec, other_model) = load_model(other, &train_device)?;
+                        let mismatch = || {
+                            TrainError::Config(format!(
+                                "--average-with {}: its architecture or crop differs from --init {}",
+                                other.display(),
+                                init.display()
+                            ))
+                        };
+                        if other_spec != spec {
+                            return Err(mismatch());
+                        }
+                        crate::classifier::soup::average(model, &other_model, *share)
+                            .ok_or_else(mismatch)?
+                    }
+                }
             }
             None => cfg.model.init(&train_device),
         };
@@ -403,7 +423,7 @@ pub fn train(
     // batched on the CPU): the card describes exactly what ships. Evaluating a checkpoint
     // (no steps) reads it from --init, so a second model there is measured too.
     let shipped_dir = match &run.init {
-        Some(dir) if cfg.steps == 0 => dir.as_path(),
+        Some(dir) if cfg.steps == 0 && run.average_with.is_none() => dir.as_path(),
         _ => out.as_path(),
     };
     let classifier = Classifier::load(shipped_dir, run.backend)?;

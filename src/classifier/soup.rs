@@ -1,0 +1,115 @@
+//! Weight averaging: a fine-tuned model averaged with the model it was fine-tuned from
+//! (both share one starting point, so their weights sit in one basin and their average is
+//! a model of its own; it tends to keep what each does well).
+
+use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
+use burn::prelude::*;
+
+use super::model::SquareClassifier;
+
+/// `a` moved `share_b` of the way to `b`, weight by weight (batch-norm statistics
+/// included). `None` when the two models differ in shape.
+pub fn average(
+    a: SquareClassifier,
+    b: &SquareClassifier,
+    share_b: f32,
+) -> Option<SquareClassifier> {
+    let mut others = Collect(Vec::new());
+    b.visit(&mut others);
+    let shapes_a = {
+        let mut c = Collect(Vec::new());
+        a.visit(&mut c);
+        c.0.iter().map(|t| t.shape().clone()).collect::<Vec<_>>()
+    };
+    let shapes_b: Vec<_> = others.0.iter().map(|t| t.shape().clone()).collect();
+    if shapes_a != shapes_b {
+        return None;
+    }
+    let mut blend = Blend {
+        others: others.0.into_iter(),
+        share_b,
+    };
+    Some(a.map(&mut blend))
+}
+
+struct Collect(Vec<TensorData>);
+
+impl ModuleVisitor for Collect {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        self.0.push(param.val().into_data());
+    }
+}
+
+struct Blend {
+    others: std::vec::IntoIter<TensorData>,
+    share_b: f32,
+}
+
+impl ModuleMapper for Blend {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<D>>) -> Param<Tensor<D>> {
+        let other = self.others.next();
+        let t = self.share_b;
+        param.map(|x| match other {
+            Some(data) => {
+                let y = Tensor::<D>::from_data(data, &x.device());
+                x.mul_scalar(1.0 - t).add(y.mul_scalar(t))
+            }
+            None => x,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classifier::SquareClassifierConfig;
+
+    #[test]
+    fn halfway_between_two_models_is_their_mean() {
+        let device = Device::flex();
+        let cfg = SquareClassifierConfig {
+            input_size: 16,
+            channels: 3,
+            widths: vec![4, 8],
+            num_classes: 13,
+            stem_stride: 2,
+            convs_per_block: 1,
+        };
+        device.seed(1);
+        let a = cfg.init(&device);
+        device.seed(2);
+        let b = cfg.init(&device);
+        let weights = |m: &SquareClassifier| {
+            let mut c = Collect(Vec::new());
+            m.visit(&mut c);
+            c.0.into_iter()
+                .flat_map(|t| t.convert::<f32>().into_vec::<f32>().unwrap_or_default())
+                .collect::<Vec<f32>>()
+        };
+        let (wa, wb) = (weights(&a), weights(&b));
+        assert_ne!(wa, wb);
+        let mid = weights(&average(a, &b, 0.5).unwrap());
+        assert_eq!(mid.len(), wa.len());
+        for ((m, x), y) in mid.iter().zip(&wa).zip(&wb) {
+            assert!((m - (x + y) / 2.0).abs() < 1e-6);
+        }
+        let other = SquareClassifierConfig {
+            widths: vec![4, 16],
+            ..cfg
+        }
+        .init(&device);
+        assert!(average(cfg_model(&device), &other, 0.5).is_none());
+
+        fn cfg_model(device: &Device) -> SquareClassifier {
+            SquareClassifierConfig {
+                input_size: 16,
+                channels: 3,
+                widths: vec![4, 8],
+                num_classes: 13,
+                stem_stride: 2,
+                convs_per_block: 1,
+            }
+            .init(device)
+        }
+    }
+}
