@@ -64,21 +64,24 @@ mod tests {
     use super::*;
     use crate::classifier::SquareClassifierConfig;
 
-    #[test]
-    fn halfway_between_two_models_is_their_mean() {
-        let device = Device::flex();
-        let cfg = SquareClassifierConfig {
+    fn tiny(widths: Vec<usize>) -> SquareClassifierConfig {
+        SquareClassifierConfig {
             input_size: 16,
             channels: 3,
-            widths: vec![4, 8],
+            widths,
             num_classes: 13,
             stem_stride: 2,
             convs_per_block: 1,
-        };
+        }
+    }
+
+    #[test]
+    fn halfway_between_two_models_is_their_mean() {
+        let device = Device::flex();
         device.seed(1);
-        let a = cfg.init(&device);
+        let a = tiny(vec![4, 8]).init(&device);
         device.seed(2);
-        let b = cfg.init(&device);
+        let b = tiny(vec![4, 8]).init(&device);
         let weights = |m: &SquareClassifier| {
             let mut c = Collect(Vec::new());
             m.visit(&mut c);
@@ -93,23 +96,7 @@ mod tests {
         for ((m, x), y) in mid.iter().zip(&wa).zip(&wb) {
             assert!((m - (x + y) / 2.0).abs() < 1e-6);
         }
-        let other = SquareClassifierConfig {
-            widths: vec![4, 16],
-            ..cfg
-        }
-        .init(&device);
-        assert!(average(cfg_model(&device), &other, 0.5).is_none());
-
-        fn cfg_model(device: &Device) -> SquareClassifier {
-            SquareClassifierConfig {
-                input_size: 16,
-                channels: 3,
-                widths: vec![4, 8],
-                num_classes: 13,
-                stem_stride: 2,
-                convs_per_block: 1,
-            }
-            .init(device)
-        }
+        let wider = tiny(vec![4, 16]).init(&device);
+        assert!(average(tiny(vec![4, 8]).init(&device), &wider, 0.5).is_none());
     }
 }

@@ -3,7 +3,7 @@
 use image::RgbImage;
 use rand::{Rng, RngExt};
 
-use super::config::DegradeConfig;
+use super::config::{DegradeConfig, Effect};
 use super::theme::value_noise;
 use crate::squares::{block_starts, to_u8};
 
@@ -76,12 +76,8 @@ pub fn degrade(
         halftone(img, period, angle.to_radians());
         applied.push(format!("halftone:{period:.1}px"));
     }
-    if rng.random_bool(cfg.paper.probability) {
-        paper(
-            img,
-            rng.random_range(0.02..cfg.paper.strength.max(0.03)),
-            rng,
-        );
+    if let Some(a) = draw_strength(cfg.paper, 0.02, rng) {
+        paper(img, a, rng);
         applied.push("paper".into());
     }
     // A 1-bit scan thresholds the page itself, at the resolution it was scanned: before any
@@ -129,28 +125,16 @@ pub fn degrade(
         color_shift(img, cfg.color.strength, rng);
         applied.push("color".into());
     }
-    if rng.random_bool(cfg.lighting.probability) {
-        lighting(
-            img,
-            rng.random_range(0.1..cfg.lighting.strength.max(0.11)),
-            rng,
-        );
+    if let Some(s) = draw_strength(cfg.lighting, 0.1, rng) {
+        lighting(img, s, rng);
         applied.push("lighting".into());
     }
-    if rng.random_bool(cfg.moire.probability) {
-        moire(
-            img,
-            rng.random_range(0.02..cfg.moire.strength.max(0.03)),
-            rng,
-        );
+    if let Some(a) = draw_strength(cfg.moire, 0.02, rng) {
+        moire(img, a, rng);
         applied.push("moire".into());
     }
-    if rng.random_bool(cfg.glare.probability) {
-        glare(
-            img,
-            rng.random_range(0.1..cfg.glare.strength.max(0.11)),
-            rng,
-        );
+    if let Some(s) = draw_strength(cfg.glare, 0.1, rng) {
+        glare(img, s, rng);
         applied.push("glare".into());
     }
     if rng.random_bool(cfg.noise.probability) {
@@ -170,6 +154,13 @@ pub fn degrade(
         effects: applied,
         square_px,
     }
+}
+
+/// Whether `effect` applies (one draw), and then its strength, drawn from `low` up to the
+/// effect's largest.
+fn draw_strength(effect: Effect, low: f32, rng: &mut impl Rng) -> Option<f32> {
+    rng.random_bool(effect.probability)
+        .then(|| rng.random_range(low..effect.strength.max(low + 0.01)))
 }
 
 fn map_pixels(img: &mut RgbImage, f: impl Fn(u32, u32, [f32; 3]) -> [f32; 3]) {
