@@ -175,4 +175,37 @@ fn fine_tuning_from_the_command_line_keeps_the_checkpoints_architecture() {
         serde_json::from_str(&std::fs::read_to_string(b.join("config.json")).unwrap()).unwrap();
     assert_eq!(spec["model"]["widths"], serde_json::json!([8, 16]));
     assert!(b.join("card.md").is_file());
+
+    // A model averaged with itself is itself; a missing checkpoint to average with is a
+    // clear error that names it.
+    let averaged = |with: &std::path::Path, out: &std::path::Path| {
+        crate::util::run_bin(
+            "train",
+            &[
+                "--init",
+                a.to_str().unwrap(),
+                "--average-with",
+                with.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--steps",
+                "0",
+                "--config",
+                config.to_str().unwrap(),
+            ],
+        )
+    };
+    let c = t.join("c");
+    let out = averaged(&a, &c);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(scores(&a), scores(&c));
+    let missing = t.join("no-such-checkpoint");
+    let out = averaged(&missing, &t.join("d"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no-such-checkpoint"), "{err}");
 }
