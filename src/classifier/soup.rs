@@ -86,7 +86,7 @@ mod tests {
             let mut c = Collect(Vec::new());
             m.visit(&mut c);
             c.0.into_iter()
-                .flat_map(|t| t.convert::<f32>().into_vec::<f32>().unwrap_or_default())
+                .flat_map(|t| t.convert::<f32>().try_into_vec::<f32>().unwrap_or_default())
                 .collect::<Vec<f32>>()
         };
         let (wa, wb) = (weights(&a), weights(&b));
