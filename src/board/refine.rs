@@ -18,6 +18,10 @@ const MAX_SEARCH: f32 = 8.0;
 /// Quadrant side of the local kernel, as a share of the local square side (the kernel then
 /// reaches 0.41 of a square: it stays in the four squares around the corner).
 const QUADRANT: f32 = 0.35;
+/// Boards turned further than this (degrees) are refined with quadrants along their axes.
+const ORIENTED_FROM_DEGREES: f32 = 20.0;
+/// Farthest a refit may move an outer board corner, in squares.
+const MAX_MOVE: f32 = 0.5;
 /// Fewest corners found again to refit the homography.
 const MIN_REFOUND: usize = 20;
 /// The refit must explain its corners to within this share of a square (root mean square).
@@ -34,6 +38,16 @@ pub fn refine(
     min_score: f32,
 ) -> Option<Homography> {
     let mut found: Vec<(Point, Point, i8, i32)> = Vec::new(); // (index, pixel, sign, parity)
+    // How far the board's rows are turned from the image's (0-45 degrees), at its centre.
+    let turned = {
+        let c = [3.0 + offset[0], 3.0 + offset[1]];
+        let (p, q) = (h.apply([c[0] + 0.5, c[1]]), h.apply([c[0] - 0.5, c[1]]));
+        let angle = (p[1] - q[1])
+            .atan2(p[0] - q[0])
+            .to_degrees()
+            .rem_euclid(90.0);
+        angle.min(90.0 - angle) > ORIENTED_FROM_DEGREES
+    };
     for j in 0..7 {
         for i in 0..7 {
             let idx = [i as f32 + offset[0], j as f32 + offset[1]];
@@ -50,7 +64,20 @@ pub fn refine(
             if !s.is_finite() || s < 6.0 {
                 continue;
             }
-            if let Some((p, sign)) = local_saddle(integral, at, s, kernel, min_score) {
+            let local = if turned {
+                let axis = |d: [f32; 2]| {
+                    let (p, q) = (
+                        h.apply([idx[0] + d[0], idx[1] + d[1]]),
+                        h.apply([idx[0] - d[0], idx[1] - d[1]]),
+                    );
+                    [p[0] - q[0], p[1] - q[1]]
+                };
+                let axes = (axis([0.5, 0.0]), axis([0.0, 0.5]));
+                local_saddle_oriented(integral, at, s, axes, min_score)
+            } else {
+                local_saddle(integral, at, s, kernel, min_score)
+            };
+            if let Some((p, sign)) = local {
                 found.push((idx, p, sign, (i + j) % 2));
             }
         }
@@ -77,7 +104,16 @@ pub fn refine(
         .sum::<f32>()
         / src.len() as f32)
         .sqrt();
-    (rms <= MAX_RESIDUAL * square).then_some(refit)
+    // A refinement corrects the lattice; it never moves the board: an outer corner more
+    // than half a square away means the corners found were some other pattern's.
+    let moved = [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0f32]]
+        .iter()
+        .map(|p| {
+            let q = [p[0] + offset[0], p[1] + offset[1]];
+            dist(refit.apply(q), h.apply(q))
+        })
+        .fold(0.0, f32::max);
+    (rms <= MAX_RESIDUAL * square && moved <= MAX_MOVE * square).then_some(refit)
 }
 
 /// The homography through the corners, fitted again without those far off the first fit
@@ -143,6 +179,84 @@ fn local_saddle(
         Kernel::Diagonal => box_offsets(kernel, q),
     };
     let response = |x: i64, y: i64| response_with(offsets, x as usize, y as usize, &square);
+    peak(response, cx, cy, radius, min_score)
+}
+
+/// Like [`local_saddle`], with quadrants laid along the lattice's own axes at the corner
+/// (`du`, `dv`: one square along each): on a board turned 15-75 degrees the upright
+/// quadrants straddle two squares each and their response is flat and pulled aside. Each
+/// turned quadrant is read as the mean of four small upright boxes over its cells.
+fn local_saddle_oriented(
+    integral: &Integral,
+    at: Point,
+    s: f32,
+    (du, dv): (Point, Point),
+    min_score: f32,
+) -> Option<(Point, i8)> {
+    let b = ((s * QUADRANT * 0.4).round() as i64).max(1);
+    // Quadrants a, b, c, d in the order of `response_with`: (-u, -v), (+u, -v), (+u, +v),
+    // (-u, +v); each box given by its top-left offset from the corner.
+    let mut boxes = [[(0i64, 0i64); 4]; 4];
+    for (k, (su, sv)) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0f32)]
+        .into_iter()
+        .enumerate()
+    {
+        for (n, (fa, fb)) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75f32)]
+            .into_iter()
+            .enumerate()
+        {
+            let (a, c) = (su * fa * QUADRANT, sv * fb * QUADRANT);
+            let x = a * du[0] + c * dv[0];
+            let y = a * du[1] + c * dv[1];
+            boxes[k][n] = (
+                (x - b as f32 / 2.0).round() as i64,
+                (y - b as f32 / 2.0).round() as i64,
+            );
+        }
+    }
+    let reach = boxes
+        .iter()
+        .flatten()
+        .map(|&(x, y)| x.abs().max(y.abs()) + b)
+        .max()
+        .unwrap_or(b)
+        + 1;
+    let radius = (s * SEARCH).clamp(1.0, MAX_SEARCH) as i64;
+    let (w, h) = (integral.width() as i64, integral.height() as i64);
+    let (cx, cy) = (at[0].round() as i64, at[1].round() as i64);
+    if cx - radius - reach < 0
+        || cy - radius - reach < 0
+        || cx + radius + reach >= w
+        || cy + radius + reach >= h
+    {
+        return None;
+    }
+    let mean =
+        |x: i64, y: i64| integral.mean(x as usize, y as usize, (x + b) as usize, (y + b) as usize);
+    let response = |x: i64, y: i64| {
+        let [qa, qb, qc, qd] = boxes.map(|cells| {
+            cells
+                .iter()
+                .map(|&(dx, dy)| mean(x + dx, y + dy))
+                .sum::<f32>()
+                / 4.0
+        });
+        let diff = (qa + qc - qb - qd) / 2.0;
+        let r = diff.abs() - (qa - qc).abs() - (qb - qd).abs();
+        (r, if diff > 0.0 { 1 } else { -1 })
+    };
+    peak(response, cx, cy, radius, min_score)
+}
+
+/// The strongest `response` within `radius` of `(cx, cy)`, placed to a fraction of a pixel
+/// by a parabola on each axis; `None` below `min_score` or on the rim of the window.
+fn peak(
+    response: impl Fn(i64, i64) -> (f32, i8),
+    cx: i64,
+    cy: i64,
+    radius: i64,
+    min_score: f32,
+) -> Option<(Point, i8)> {
     let mut best = (f32::MIN, cx, cy, 0i8);
     for y in cy - radius..=cy + radius {
         for x in cx - radius..=cx + radius {
@@ -218,6 +332,55 @@ mod tests {
         ] {
             let (got, want) = (refined.apply(p), truth(p));
             assert!(dist(got, want) < 0.6, "{p:?}: {got:?} vs {want:?}");
+        }
+    }
+
+    #[test]
+    fn a_turned_board_is_refined_along_its_own_axes() {
+        // Squares of 36 px turned by 40 degrees about (200, 200); a8's corner at index
+        // (-1, -1), inner corner (i, j) at index (i, j).
+        let (side, turn) = (36.0f32, 40f32.to_radians());
+        let (sn, cs) = turn.sin_cos();
+        let truth = |p: Point| {
+            let (u, v) = ((p[0] - 3.0) * side, (p[1] - 3.0) * side);
+            [200.0 + u * cs - v * sn, 200.0 + u * sn + v * cs]
+        };
+        let img = GrayImage::from_fn(400, 400, |x, y| {
+            let (dx, dy) = (x as f32 + 0.5 - 200.0, y as f32 + 0.5 - 200.0);
+            let (u, v) = (
+                (dx * cs + dy * sn) / side + 4.0,
+                (-dx * sn + dy * cs) / side + 4.0,
+            );
+            let inside = (0.0..8.0).contains(&u) && (0.0..8.0).contains(&v);
+            let dark = inside && (u.floor() as i32 + v.floor() as i32) % 2 == 1;
+            image::Luma([if !inside {
+                200
+            } else if dark {
+                60
+            } else {
+                230
+            }])
+        });
+        let integral = Integral::new(&img);
+        let src: Vec<Point> = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]].to_vec();
+        let rough: Vec<Point> = src
+            .iter()
+            .map(|&p| {
+                let t = truth(p);
+                [t[0] + 2.5, t[1] - 2.0]
+            })
+            .collect();
+        let h = Homography::fit(&src, &rough).unwrap();
+        let refined = refine(&integral, &h, [0.0, 0.0], Kernel::Upright, 5.0).unwrap();
+        for p in [
+            [-1.0, -1.0],
+            [7.0, -1.0],
+            [7.0, 7.0],
+            [-1.0, 7.0],
+            [3.0, 4.0],
+        ] {
+            let (got, want) = (refined.apply(p), truth(p));
+            assert!(dist(got, want) < 0.8, "{p:?}: {got:?} vs {want:?}");
         }
     }
 
