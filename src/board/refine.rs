@@ -306,71 +306,17 @@ mod tests {
         })
     }
 
-    #[test]
-    fn a_rough_lattice_is_pulled_onto_the_corners() {
-        let (side, ox, oy) = (40.0, 37.3, 41.6);
-        let integral = Integral::new(&board(side, ox, oy));
-        // Inner corner (i, j) is at (ox + (i + 1) side, oy + (j + 1) side); start 3 px off
-        // and 2% too large.
-        let truth = |p: Point| [ox + (p[0] + 1.0) * side, oy + (p[1] + 1.0) * side];
+    /// Refines a lattice started `rough` (a function of the true corner) on `img` and checks
+    /// the outer corners and one inner corner against `truth` (index -> pixel).
+    fn check_refined(
+        img: &GrayImage,
+        truth: impl Fn(Point) -> Point,
+        rough: impl Fn(Point) -> Point,
+    ) {
+        let integral = Integral::new(img);
         let src: Vec<Point> = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]].to_vec();
-        let rough: Vec<Point> = src
-            .iter()
-            .map(|&p| {
-                let t = truth(p);
-                [t[0] * 1.02 - 3.0, t[1] * 1.02 + 2.0]
-            })
-            .collect();
-        let h = Homography::fit(&src, &rough).unwrap();
-        let refined = refine(&integral, &h, [0.0, 0.0], Kernel::Upright, 5.0).unwrap();
-        for p in [
-            [-1.0, -1.0],
-            [7.0, -1.0],
-            [7.0, 7.0],
-            [-1.0, 7.0],
-            [3.0, 4.0],
-        ] {
-            let (got, want) = (refined.apply(p), truth(p));
-            assert!(dist(got, want) < 0.6, "{p:?}: {got:?} vs {want:?}");
-        }
-    }
-
-    #[test]
-    fn a_turned_board_is_refined_along_its_own_axes() {
-        // Squares of 36 px turned by 40 degrees about (200, 200); a8's corner at index
-        // (-1, -1), inner corner (i, j) at index (i, j).
-        let (side, turn) = (36.0f32, 40f32.to_radians());
-        let (sn, cs) = turn.sin_cos();
-        let truth = |p: Point| {
-            let (u, v) = ((p[0] - 3.0) * side, (p[1] - 3.0) * side);
-            [200.0 + u * cs - v * sn, 200.0 + u * sn + v * cs]
-        };
-        let img = GrayImage::from_fn(400, 400, |x, y| {
-            let (dx, dy) = (x as f32 + 0.5 - 200.0, y as f32 + 0.5 - 200.0);
-            let (u, v) = (
-                (dx * cs + dy * sn) / side + 4.0,
-                (-dx * sn + dy * cs) / side + 4.0,
-            );
-            let inside = (0.0..8.0).contains(&u) && (0.0..8.0).contains(&v);
-            let dark = inside && (u.floor() as i32 + v.floor() as i32) % 2 == 1;
-            image::Luma([if !inside {
-                200
-            } else if dark {
-                60
-            } else {
-                230
-            }])
-        });
-        let integral = Integral::new(&img);
-        let src: Vec<Point> = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]].to_vec();
-        let rough: Vec<Point> = src
-            .iter()
-            .map(|&p| {
-                let t = truth(p);
-                [t[0] + 2.5, t[1] - 2.0]
-            })
-            .collect();
-        let h = Homography::fit(&src, &rough).unwrap();
+        let start: Vec<Point> = src.iter().map(|&p| rough(truth(p))).collect();
+        let h = Homography::fit(&src, &start).unwrap();
         let refined = refine(&integral, &h, [0.0, 0.0], Kernel::Upright, 5.0).unwrap();
         for p in [
             [-1.0, -1.0],
@@ -382,6 +328,41 @@ mod tests {
             let (got, want) = (refined.apply(p), truth(p));
             assert!(dist(got, want) < 0.8, "{p:?}: {got:?} vs {want:?}");
         }
+    }
+
+    #[test]
+    fn a_rough_lattice_is_pulled_onto_the_corners() {
+        let (side, ox, oy) = (40.0, 37.3, 41.6);
+        // Inner corner (i, j) is at (ox + (i + 1) side, oy + (j + 1) side); start 3 px off
+        // and 2% too large.
+        check_refined(
+            &board(side, ox, oy),
+            |p| [ox + (p[0] + 1.0) * side, oy + (p[1] + 1.0) * side],
+            |t| [t[0] * 1.02 - 3.0, t[1] * 1.02 + 2.0],
+        );
+    }
+
+    #[test]
+    fn a_turned_board_is_refined_along_its_own_axes() {
+        // Squares of 36 px turned by 40 degrees about (200, 200); inner corner (i, j) at
+        // index (i, j).
+        let (side, turn) = (36.0f32, 40f32.to_radians());
+        let (sn, cs) = turn.sin_cos();
+        // The upright board of the other test, centred on (200, 200), sampled turned.
+        let upright = board(side, 200.0 - 4.0 * side, 200.0 - 4.0 * side);
+        let img = GrayImage::from_fn(400, 400, |x, y| {
+            let (dx, dy) = (x as f32 + 0.5 - 200.0, y as f32 + 0.5 - 200.0);
+            let (u, v) = (dx * cs + dy * sn + 200.0, -dx * sn + dy * cs + 200.0);
+            *upright.get_pixel(u.clamp(0.0, 399.0) as u32, v.clamp(0.0, 399.0) as u32)
+        });
+        check_refined(
+            &img,
+            |p| {
+                let (u, v) = ((p[0] - 3.0) * side, (p[1] - 3.0) * side);
+                [200.0 + u * cs - v * sn, 200.0 + u * sn + v * cs]
+            },
+            |t| [t[0] + 2.5, t[1] - 2.0],
+        );
     }
 
     #[test]
