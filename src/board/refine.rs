@@ -183,7 +183,7 @@ fn local_saddle(
 }
 
 /// Like [`local_saddle`], with quadrants laid along the lattice's own axes at the corner
-/// (`du`, `dv`: one square along each): on a board turned 15-75 degrees the upright
+/// (`du`, `dv`: one square along each): on a board turned 20-70 degrees the upright
 /// quadrants straddle two squares each and their response is flat and pulled aside. Each
 /// turned quadrant is read as the mean of four small upright boxes over its cells.
 fn local_saddle_oriented(
