@@ -8,7 +8,7 @@
 
 use crate::quad::{Homography, Point, dist};
 
-use super::saddle::{Integral, Kernel, box_offsets, response_with};
+use super::saddle::{Integral, Kernel, box_offsets, response_with, saddle_score};
 
 /// Search radius around a predicted corner, as a share of the local square side.
 const SEARCH: f32 = 0.2;
@@ -234,16 +234,13 @@ fn local_saddle_oriented(
     let mean =
         |x: i64, y: i64| integral.mean(x as usize, y as usize, (x + b) as usize, (y + b) as usize);
     let response = |x: i64, y: i64| {
-        let [qa, qb, qc, qd] = boxes.map(|cells| {
+        saddle_score(boxes.map(|cells| {
             cells
                 .iter()
                 .map(|&(dx, dy)| mean(x + dx, y + dy))
                 .sum::<f32>()
                 / 4.0
-        });
-        let diff = (qa + qc - qb - qd) / 2.0;
-        let r = diff.abs() - (qa - qc).abs() - (qb - qd).abs();
-        (r, if diff > 0.0 { 1 } else { -1 })
+        }))
     };
     peak(response, cx, cy, radius, min_score)
 }

@@ -116,8 +116,16 @@ pub(crate) fn response_with(
     square: &impl Fn(usize, usize) -> f32,
 ) -> (f32, i8) {
     // (a, c) and (b, d) are the two pairs that should agree.
-    let [a, b, c, d] =
-        offsets.map(|(dx, dy)| square((x as isize + dx) as usize, (y as isize + dy) as usize));
+    saddle_score(
+        offsets.map(|(dx, dy)| square((x as isize + dx) as usize, (y as isize + dy) as usize)),
+    )
+}
+
+/// The X-corner score of four quadrant means in the order top-left, top-right,
+/// bottom-right, bottom-left (or along a turned lattice's axes): the contrast between the
+/// two diagonal pairs, less how much each pair disagrees within itself; and which pair is
+/// the brighter (the checker's phase).
+pub(crate) fn saddle_score([a, b, c, d]: [f32; 4]) -> (f32, i8) {
     let diff = (a + c - b - d) / 2.0;
     let r = diff.abs() - (a - c).abs() - (b - d).abs();
     (r, if diff > 0.0 { 1 } else { -1 })

@@ -266,8 +266,7 @@ impl Renderer {
         if board_area {
             // The squares use the board and the bit of context their crops take around it:
             // the degradations then work on a fraction of the pixels.
-            let pad = quad.mean_side() / 8.0 * SQUARES_ROOM + 2.0;
-            (image, quad) = scene::crop_around(&image, &quad, pad);
+            (image, quad) = scene::crop_around(&image, &quad, SQUARES_ROOM);
         }
         let degraded = degrade::degrade(
             &mut image,

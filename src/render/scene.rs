@@ -79,10 +79,11 @@ impl Scene {
     }
 }
 
-/// The part of `img` within `pad` pixels of the quad's bounding box, and the quad in it.
-pub fn crop_around(img: &RgbImage, quad: &Quad, pad: f32) -> (RgbImage, Quad) {
+/// The part of `img` within `room` squares (plus two pixels) of the quad's bounding box,
+/// and the quad in it.
+pub fn crop_around(img: &RgbImage, quad: &Quad, room: f32) -> (RgbImage, Quad) {
     let (w, h) = (img.width(), img.height());
-    let (x0, y0, cw, ch) = crop_rect(w as f32, h as f32, quad, pad);
+    let (x0, y0, cw, ch) = crop_rect(w as f32, h as f32, quad, room);
     if (cw, ch) == (w, h) {
         return (img.clone(), *quad);
     }
@@ -91,9 +92,11 @@ pub fn crop_around(img: &RgbImage, quad: &Quad, pad: f32) -> (RgbImage, Quad) {
     (cropped, Quad(quad.0.map(|p| [p[0] - dx, p[1] - dy])))
 }
 
-/// The rectangle `(x, y, width, height)` of a `w` x `h` image within `pad` pixels of the
-/// quad's bounding box (the whole image when that is empty).
-fn crop_rect(w: f32, h: f32, quad: &Quad, pad: f32) -> (u32, u32, u32, u32) {
+/// The rectangle `(x, y, width, height)` of a `w` x `h` image within `room` squares (plus
+/// two pixels for the bilinear reach) of the quad's bounding box (the whole image when that
+/// is empty).
+fn crop_rect(w: f32, h: f32, quad: &Quad, room: f32) -> (u32, u32, u32, u32) {
+    let pad = quad.mean_side() / 8.0 * room + 2.0;
     let (x0, y0, x1, y1) = quad.bounds();
     let (x0, y0) = ((x0 - pad).max(0.0).floor(), (y0 - pad).max(0.0).floor());
     let (x1, y1) = ((x1 + pad).min(w).ceil(), (y1 + pad).min(h).ceil());
@@ -346,7 +349,7 @@ pub fn perspective(
     let (width, height) = (img.width() as usize, img.height() as usize);
     let (ox, oy, ow, oh) = match keep {
         Some(room) => {
-            let r = crop_rect(w, h, &new_quad, new_quad.mean_side() / 8.0 * room + 2.0);
+            let r = crop_rect(w, h, &new_quad, room);
             (r.0 as usize, r.1 as usize, r.2 as usize, r.3 as usize)
         }
         None => (0, 0, width, height),
