@@ -4,7 +4,8 @@ use image::RgbImage;
 use rand::{Rng, RngExt};
 
 use super::config::{DegradeConfig, Effect};
-use super::theme::value_noise;
+use super::noise::NoiseRows;
+use super::xorshift::XorShift64;
 use crate::squares::{block_starts, to_u8};
 
 /// Fewest pixels of detail a square for a 1-bit scan.
@@ -255,31 +256,69 @@ fn moire(img: &mut RgbImage, a: f32, rng: &mut impl Rng) {
 fn paper(img: &mut RgbImage, a: f32, rng: &mut impl Rng) {
     let seed: u32 = rng.random();
     let scale = rng.random_range(30.0..120.0f32);
-    map_pixels(img, |x, y, p| {
-        let n = value_noise(x as f32 / scale, y as f32 / scale, seed) - 0.5;
-        let grain = value_noise(x as f32 * 0.7, y as f32 * 0.7, seed ^ 0x9e37) - 0.5;
-        p.map(|c| c * (1.0 + a * n) + 30.0 * a * grain)
-    });
+    let w = img.width() as usize;
+    if w == 0 {
+        return;
+    }
+    let last = (w - 1) as f32;
+    let (mut coarse, mut grain) = (
+        NoiseRows::new(seed, last / scale),
+        NoiseRows::new(seed ^ 0x9e37, last * 0.7),
+    );
+    for (y, row) in img.chunks_exact_mut(w * 3).enumerate() {
+        coarse.set_row(y as f32 / scale);
+        grain.set_row(y as f32 * 0.7);
+        for (x, p) in row.chunks_exact_mut(3).enumerate() {
+            let n = coarse.at(x as f32 / scale) - 0.5;
+            let g = grain.at(x as f32 * 0.7) - 0.5;
+            for c in p {
+                *c = to_u8(f32::from(*c) * (1.0 + a * n) + 30.0 * a * g);
+            }
+        }
+    }
 }
 
 fn noise(img: &mut RgbImage, sd: f32, rng: &mut impl Rng) {
     // A fast per-pixel generator seeded from the image's stream: ChaCha per pixel would
     // dominate the cost of a large image.
-    let mut state: u64 = rng.random::<u64>() | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let stream = XorShift64::new(rng.random::<u64>() | 1);
     let colour = rng.random_range(0.0..1.0f32);
-    for p in img.pixels_mut() {
+    let add = |p: &mut [u8], s: &mut XorShift64| {
         // Sum of uniforms: close enough to Gaussian for sensor noise, and cheap.
-        let z = (next() + next() + next() - 1.5) * 2.0;
-        for c in 0..3 {
-            let n = z + colour * (next() - 0.5) * 2.0;
-            p.0[c] = to_u8(p.0[c] as f32 + n * sd);
+        let z = (s.next_f32() + s.next_f32() + s.next_f32() - 1.5) * 2.0;
+        for c in p.iter_mut() {
+            let n = z + colour * (s.next_f32() - 0.5) * 2.0;
+            *c = to_u8(f32::from(*c) + n * sd);
         }
+    };
+    // Six draws a pixel, one after the other, made a chain of dependent steps that took
+    // most of the time: the image is cut into four runs, each starting where the one stream
+    // would be by then (jump-ahead), stepped side by side. The same values in the same
+    // places as one run.
+    const RUNS: usize = 4;
+    const DRAWS: u64 = 6;
+    let raw: &mut [u8] = img;
+    let pixels = raw.len() / 3;
+    if pixels < RUNS * 16 {
+        let mut s = stream;
+        raw.chunks_exact_mut(3).for_each(|p| add(p, &mut s));
+        return;
+    }
+    let per_run = pixels.div_ceil(RUNS);
+    let mut runs: Vec<&mut [u8]> = raw.chunks_mut(per_run * 3).collect();
+    let mut streams: Vec<XorShift64> = (0..runs.len())
+        .map(|k| stream.jumped(DRAWS * (k * per_run) as u64))
+        .collect();
+    let together = runs.iter().map(|r| r.len() / 3).min().unwrap_or(0);
+    for i in 0..together {
+        for (run, s) in runs.iter_mut().zip(streams.iter_mut()) {
+            add(&mut run[i * 3..i * 3 + 3], s);
+        }
+    }
+    for (run, s) in runs.iter_mut().zip(streams.iter_mut()) {
+        run[together * 3..]
+            .chunks_exact_mut(3)
+            .for_each(|p| add(p, s));
     }
 }
 
@@ -421,6 +460,9 @@ fn gaussian_blur(img: &RgbImage, sigma: f32) -> RgbImage {
     let mut rows = vec![0u16; w * h * 3];
     // Each line padded with copies of its edge pixels, so the inner loop needs no clamping.
     let mut padded = vec![0u32; (w + 2 * r) * 3];
+    // One tap at a time over the whole line (channels interleaved: tap k of every sample
+    // is k pixels along), so the sums run on vector lanes.
+    let mut line_acc = vec![0u32; w * 3];
     for y in 0..h {
         let line = &src[y * w * 3..(y + 1) * w * 3];
         for (i, p) in padded.chunks_exact_mut(3).enumerate() {
@@ -429,18 +471,14 @@ fn gaussian_blur(img: &RgbImage, sigma: f32) -> RgbImage {
                 p[c] = u32::from(line[xx * 3 + c]);
             }
         }
-        let out_line = &mut rows[y * w * 3..(y + 1) * w * 3];
-        for (x, o) in out_line.chunks_exact_mut(3).enumerate() {
-            let taps = &padded[x * 3..(x + 2 * r + 1) * 3];
-            let mut acc = [0u32; 3];
-            for (&wt, t) in kernel.iter().zip(taps.chunks_exact(3)) {
-                for c in 0..3 {
-                    acc[c] += wt * t[c];
-                }
+        line_acc.fill(0);
+        for (k, &wt) in kernel.iter().enumerate() {
+            for (a, &t) in line_acc.iter_mut().zip(&padded[k * 3..k * 3 + w * 3]) {
+                *a += wt * t;
             }
-            for c in 0..3 {
-                o[c] = (acc[c] >> 4) as u16;
-            }
+        }
+        for (o, &a) in rows[y * w * 3..(y + 1) * w * 3].iter_mut().zip(&line_acc) {
+            *o = (a >> 4) as u16;
         }
     }
     // Columns: u16 -> u8, rounding.
@@ -530,6 +568,32 @@ fn ink_spread(img: &mut RgbImage, radius: u32) {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    #[test]
+    fn noise_in_four_runs_is_the_noise_of_one_stream() {
+        // Sizes around the cut into runs (uneven last run, and too small to cut).
+        for (w, h) in [(37, 29), (64, 1), (7, 9), (128, 96)] {
+            let grey =
+                |x: u32, y: u32| image::Rgb([(x * 7 % 256) as u8, (y * 13 % 256) as u8, 128]);
+            let mut img = RgbImage::from_fn(w, h, grey);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(w * h));
+            noise(&mut img, 9.0, &mut rng);
+            // The one-stream reference, as the effect was first written.
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(u64::from(w * h));
+            let mut s = XorShift64::new(rng.random::<u64>() | 1);
+            let colour = rng.random_range(0.0..1.0f32);
+            let mut expected = RgbImage::from_fn(w, h, grey);
+            for p in expected.pixels_mut() {
+                let z = (s.next_f32() + s.next_f32() + s.next_f32() - 1.5) * 2.0;
+                for c in 0..3 {
+                    let n = z + colour * (s.next_f32() - 0.5) * 2.0;
+                    p.0[c] = to_u8(p.0[c] as f32 + n * 9.0);
+                }
+            }
+            assert_eq!(img, expected, "{w}x{h}");
+            assert_ne!(img, RgbImage::from_fn(w, h, grey), "noise changed nothing");
+        }
+    }
 
     #[test]
     fn upscale_keeps_flat_areas_and_interpolates_edges() {

@@ -5,6 +5,7 @@ pub mod board;
 pub mod config;
 pub mod degrade;
 pub mod font_pieces;
+pub mod noise;
 pub mod overlay;
 pub mod pieces;
 pub mod positions;
@@ -14,6 +15,7 @@ pub mod sheet;
 pub mod sprite_pieces;
 pub mod text;
 pub mod theme;
+pub mod xorshift;
 
 use image::RgbImage;
 use rand::{RngExt, SeedableRng};

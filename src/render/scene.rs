@@ -356,6 +356,9 @@ pub fn perspective(
     };
     let src = img.as_raw();
     let mut out = vec![0u8; ow * oh * 3];
+    // Source coordinates of one row, computed in a loop of their own (no branches, so it
+    // runs on vector lanes; the same arithmetic, so the same values).
+    let (mut xs, mut ys) = (vec![0f32; ow], vec![0f32; ow]);
     // Row by row: the homography's three sums are linear along a row, and the interior
     // samples are bilinear in 8-bit fixed point (the edges go through `sample_bilinear`).
     for (row_index, row) in out.chunks_exact_mut(ow * 3).enumerate() {
@@ -365,11 +368,15 @@ pub fn perspective(
             m[(1, 1)] * yf + m[(1, 2)],
             m[(2, 1)] * yf + m[(2, 2)],
         );
-        for (col, px) in row.chunks_exact_mut(3).enumerate() {
-            let xf = (ox + col) as f32 + 0.5;
-            let inv = 1.0 / (m[(2, 0)] * xf + d0);
-            let sx = (m[(0, 0)] * xf + u0) * inv;
-            let sy = (m[(1, 0)] * xf + v0) * inv;
+        let (mx, my, md) = (m[(0, 0)], m[(1, 0)], m[(2, 0)]);
+        for (col, (sx, sy)) in xs.iter_mut().zip(ys.iter_mut()).enumerate() {
+            // Exact: columns stay far below 2^24.
+            let xf = (ox + col) as i32 as f32 + 0.5;
+            let inv = 1.0 / (md * xf + d0);
+            *sx = (mx * xf + u0) * inv;
+            *sy = (my * xf + v0) * inv;
+        }
+        for ((px, &sx), &sy) in row.chunks_exact_mut(3).zip(&xs).zip(&ys) {
             if !(sx >= 0.0 && sy >= 0.0 && sx <= w && sy <= h) {
                 px.copy_from_slice(&fill);
                 continue;

@@ -4,6 +4,8 @@
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
+use super::noise::value_noise;
+
 /// How squares are painted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Style {
@@ -162,30 +164,6 @@ pub fn paint(rgb: [u8; 3], alpha: u8) -> Paint<'static> {
     p.set_color(Color::from_rgba8(rgb[0], rgb[1], rgb[2], alpha));
     p.anti_alias = true;
     p
-}
-
-/// Cheap deterministic value noise in 0..1 (hash of lattice points, bilinear blend).
-pub fn value_noise(x: f32, y: f32, seed: u32) -> f32 {
-    let hash = |ix: i32, iy: i32| -> f32 {
-        let mut h = (ix as u32).wrapping_mul(374_761_393)
-            ^ (iy as u32).wrapping_mul(668_265_263)
-            ^ seed.wrapping_mul(2_246_822_519);
-        h = (h ^ (h >> 13)).wrapping_mul(1_274_126_177);
-        (h ^ (h >> 16)) as f32 / u32::MAX as f32
-    };
-    // Floor without a libm call (this runs per pixel for textures and paper): a cast
-    // truncates towards zero, one less below it.
-    let floor = |v: f32| {
-        let t = v as i32 as f32;
-        if t > v { t - 1.0 } else { t }
-    };
-    let (x0, y0) = (floor(x), floor(y));
-    let (tx, ty) = (x - x0, y - y0);
-    let (sx, sy) = (tx * tx * (3.0 - 2.0 * tx), ty * ty * (3.0 - 2.0 * ty));
-    let (ix, iy) = (x0 as i32, y0 as i32);
-    let a = hash(ix, iy) + (hash(ix + 1, iy) - hash(ix, iy)) * sx;
-    let b = hash(ix, iy + 1) + (hash(ix + 1, iy + 1) - hash(ix, iy + 1)) * sx;
-    a + (b - a) * sy
 }
 
 /// Paints the 8x8 squares of a board whose top-left corner is `(x, y)` with squares of
