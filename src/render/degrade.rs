@@ -164,10 +164,21 @@ fn draw_strength(effect: Effect, low: f32, rng: &mut impl Rng) -> Option<f32> {
         .then(|| rng.random_range(low..effect.strength.max(low + 0.01)))
 }
 
-fn map_pixels(img: &mut RgbImage, f: impl Fn(u32, u32, [f32; 3]) -> [f32; 3]) {
-    for (x, y, p) in img.enumerate_pixels_mut() {
-        let v = f(x, y, p.0.map(|c| c as f32));
-        p.0 = v.map(to_u8);
+/// Multiplies the channels of each pixel by a factor, which `factors(y, row)` writes for
+/// a whole row at a time (a loop of its own, so plain arithmetic runs on vector lanes).
+fn scale_pixels(img: &mut RgbImage, mut factors: impl FnMut(u32, &mut [f32])) {
+    let w = img.width() as usize;
+    if w == 0 {
+        return;
+    }
+    let mut row_factors = vec![0f32; w];
+    for (y, row) in img.chunks_exact_mut(w * 3).enumerate() {
+        factors(y as u32, &mut row_factors);
+        for (p, &k) in row.chunks_exact_mut(3).zip(&row_factors) {
+            for c in p {
+                *c = to_u8(f32::from(*c) * k);
+            }
+        }
     }
 }
 
@@ -208,10 +219,13 @@ fn lighting(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
     let (w, h) = (img.width() as f32, img.height() as f32);
     let span = (w * dx.abs() + h * dy.abs()).max(1.0);
     let offset = (if dx < 0.0 { -w * dx } else { 0.0 }) + (if dy < 0.0 { -h * dy } else { 0.0 });
-    map_pixels(img, |x, y, p| {
-        let t = (x as f32 * dx + y as f32 * dy + offset) / span;
-        let f = 1.0 - s * t * t;
-        p.map(|c| c * f)
+    scale_pixels(img, |y, row| {
+        let along_y = y as f32 * dy;
+        for (x, f) in row.iter_mut().enumerate() {
+            // Exact: columns stay far below 2^24.
+            let t = (x as i32 as f32 * dx + along_y + offset) / span;
+            *f = 1.0 - s * t * t;
+        }
     });
 }
 
@@ -247,9 +261,16 @@ fn moire(img: &mut RgbImage, a: f32, rng: &mut impl Rng) {
         angle.cos() * std::f32::consts::TAU / period,
         angle.sin() * std::f32::consts::TAU / period,
     );
-    map_pixels(img, |x, y, p| {
-        let v = (x as f32 * kx + y as f32 * ky).sin() * ((x as f32 + y as f32) / beat).sin();
-        p.map(|c| c * (1.0 + a * v))
+    // The beat depends on x + y only: one sine per diagonal instead of one per pixel.
+    let beats: Vec<f32> = (0..img.width() + img.height())
+        .map(|d| (d as f32 / beat).sin())
+        .collect();
+    scale_pixels(img, |y, row| {
+        let along_y = y as f32 * ky;
+        for (x, f) in row.iter_mut().enumerate() {
+            let v = (x as f32 * kx + along_y).sin() * beats[x + y as usize];
+            *f = 1.0 + a * v;
+        }
     });
 }
 
@@ -358,15 +379,22 @@ fn shrink(img: &RgbImage, sw: u32, sh: u32) -> RgbImage {
     let raw = img.as_raw();
     let mut out = vec![0u8; sw * sh * 3];
     let mut sums = vec![0u32; sw * 3];
+    // The band's rows summed first, column by column (one long loop on vector lanes), then
+    // each block's columns: the same integer sums.
+    let mut column_sums = vec![0u32; w * 3];
     for (ty, line) in out.chunks_exact_mut(sw * 3).enumerate() {
-        sums.fill(0);
+        column_sums.fill(0);
         for row in raw[rows[ty] * w * 3..rows[ty + 1] * w * 3].chunks_exact(w * 3) {
-            for (c, sum) in sums.chunks_exact_mut(3).enumerate() {
-                for p in row[cols[c] * 3..cols[c + 1] * 3].chunks_exact(3) {
-                    sum[0] += u32::from(p[0]);
-                    sum[1] += u32::from(p[1]);
-                    sum[2] += u32::from(p[2]);
-                }
+            for (acc, &v) in column_sums.iter_mut().zip(row) {
+                *acc += u32::from(v);
+            }
+        }
+        for (c, sum) in sums.chunks_exact_mut(3).enumerate() {
+            sum.fill(0);
+            for p in column_sums[cols[c] * 3..cols[c + 1] * 3].chunks_exact(3) {
+                sum[0] += p[0];
+                sum[1] += p[1];
+                sum[2] += p[2];
             }
         }
         let band = (rows[ty + 1] - rows[ty]) as u32;

@@ -1,9 +1,9 @@
 //! The board in its surroundings: app/browser clutter or a page, a second board now and
 //! then, cropping, rotation and perspective.
 
-use image::{Rgb, RgbImage};
+use image::RgbImage;
 use rand::{Rng, RngExt};
-use resvg::tiny_skia::{Color, Pixmap, PixmapPaint, Rect, Transform};
+use resvg::tiny_skia::{Pixmap, PixmapPaint, Rect, Transform};
 
 use super::board::{BoardLook, Coordinates, Orientation, draw_board};
 use super::config::{OverlayConfig, SceneConfig};
@@ -123,8 +123,7 @@ pub fn compose(
         let (l, t, r, b) = (edge(), edge(), edge(), edge());
         let w = (side + l + r).round().max(8.0) as u32;
         let h = (side + t + b).round().max(8.0) as u32;
-        let mut canvas = Pixmap::new(w, h)?;
-        canvas.fill(Color::WHITE);
+        let mut canvas = filled(w, h, [255; 3])?;
         let (ox, oy) = (l - inner.0, t - inner.1);
         canvas.draw_pixmap(
             ox.round() as i32,
@@ -145,15 +144,14 @@ pub fn compose(
     let w = (bw / frac).clamp(bw + 8.0, MAX_CANVAS.max(bw + 8.0));
     let aspect = rng.random_range(0.5..1.1f32);
     let h = (w * aspect).max(bh + 8.0);
-    let mut canvas = Pixmap::new(w.round() as u32, h.round() as u32)?;
-    let (cw, ch) = (canvas.width() as f32, canvas.height() as f32);
     let dark_ui = rng.random_bool(0.4);
     let bg = if dark_ui {
         [rng.random_range(15..60u8); 3]
     } else {
         [rng.random_range(200..=255u8); 3]
     };
-    canvas.fill(Color::from_rgba8(bg[0], bg[1], bg[2], 255));
+    let mut canvas = filled(w.round() as u32, h.round() as u32, bg)?;
+    let (cw, ch) = (canvas.width() as f32, canvas.height() as f32);
     let x = rng.random_range(0.0..=(cw - bw).max(0.0)).round();
     let y = rng.random_range(0.0..=(ch - bh).max(0.0)).round();
     clutter(&mut canvas, (x, y, bw, bh), dark_ui, rng);
@@ -172,6 +170,13 @@ pub fn compose(
         canvas,
         quad: Quad::square(x + inner.0, y + inner.1, side),
     })
+}
+
+/// A `w` x `h` pixmap of one opaque colour (written once, not zeroed and then filled).
+fn filled(w: u32, h: u32, rgb: [u8; 3]) -> Option<Pixmap> {
+    let size = resvg::tiny_skia::IntSize::from_wh(w, h)?;
+    let data = [rgb[0], rgb[1], rgb[2], 255].repeat(w as usize * h as usize);
+    Pixmap::from_vec(data, size)
 }
 
 fn overlaps(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
@@ -283,17 +288,22 @@ fn second_board(
 
 /// Converts a pixmap (opaque) to RGB.
 pub fn to_rgb(pm: &Pixmap) -> RgbImage {
-    let mut out = RgbImage::new(pm.width(), pm.height());
-    for (dst, src) in out.pixels_mut().zip(pm.pixels()) {
+    let mut out = vec![0u8; pm.width() as usize * pm.height() as usize * 3];
+    for ((dst, src), px) in out
+        .chunks_exact_mut(3)
+        .zip(pm.data().chunks_exact(4))
+        .zip(pm.pixels())
+    {
         // Opaque pixels (nearly all) are their own demultiplied colour.
-        *dst = if src.alpha() == 255 {
-            Rgb([src.red(), src.green(), src.blue()])
+        if src[3] == 255 {
+            dst.copy_from_slice(&src[..3]);
         } else {
-            let c = src.demultiply();
-            Rgb([c.red(), c.green(), c.blue()])
-        };
+            let c = px.demultiply();
+            dst.copy_from_slice(&[c.red(), c.green(), c.blue()]);
+        }
     }
-    out
+    RgbImage::from_raw(pm.width(), pm.height(), out)
+        .unwrap_or_else(|| RgbImage::new(pm.width(), pm.height()))
 }
 
 /// Rotates and skews the image as a camera at an angle would: the board's corners move
