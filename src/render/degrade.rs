@@ -358,7 +358,7 @@ pub fn jpeg_round_trip(img: &RgbImage, quality: u8) -> Option<RgbImage> {
         .ok()?;
     image::load_from_memory_with_format(&buf, image::ImageFormat::Jpeg)
         .ok()
-        .map(|i| i.to_rgb8())
+        .map(|i| i.into_rgb8())
 }
 
 /// Shrinks `img` to `sw` x `sh` (each no larger than the image's) by averaging the block of

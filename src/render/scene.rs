@@ -125,14 +125,7 @@ pub fn compose(
         let h = (side + t + b).round().max(8.0) as u32;
         let mut canvas = filled(w, h, [255; 3])?;
         let (ox, oy) = (l - inner.0, t - inner.1);
-        canvas.draw_pixmap(
-            ox.round() as i32,
-            oy.round() as i32,
-            board.as_ref(),
-            &PixmapPaint::default(),
-            Transform::identity(),
-            None,
-        );
+        paste(&mut canvas, ox.round() as i32, oy.round() as i32, board);
         let (x, y) = (ox.round() + inner.0, oy.round() + inner.1);
         return Some(Scene {
             canvas,
@@ -158,18 +151,41 @@ pub fn compose(
     if rng.random_bool(cfg.second_board) && !sets.is_empty() {
         second_board(&mut canvas, (x, y, bw, bh), overlays, sets, rng);
     }
-    canvas.draw_pixmap(
-        x as i32,
-        y as i32,
-        board.as_ref(),
-        &PixmapPaint::default(),
-        Transform::identity(),
-        None,
-    );
+    paste(&mut canvas, x as i32, y as i32, board);
     Some(Scene {
         canvas,
         quad: Quad::square(x + inner.0, y + inner.1, side),
     })
+}
+
+/// Draws `top` over `canvas` with its top-left corner at `(x, y)`. An opaque picture
+/// lying wholly inside is copied row by row (what source-over gives it, without the
+/// float pipeline); anything else is blended by tiny-skia.
+fn paste(canvas: &mut Pixmap, x: i32, y: i32, top: &Pixmap) {
+    let (cw, tw, th) = (
+        canvas.width() as usize,
+        top.width() as usize,
+        top.height() as usize,
+    );
+    let inside =
+        x >= 0 && y >= 0 && x as usize + tw <= cw && y as usize + th <= canvas.height() as usize;
+    if inside && top.pixels().iter().all(|p| p.alpha() == 255) {
+        let (x, y) = (x as usize, y as usize);
+        let dst = canvas.data_mut();
+        for (r, src) in top.data().chunks_exact(tw * 4).enumerate() {
+            let start = ((y + r) * cw + x) * 4;
+            dst[start..start + tw * 4].copy_from_slice(src);
+        }
+        return;
+    }
+    canvas.draw_pixmap(
+        x,
+        y,
+        top.as_ref(),
+        &PixmapPaint::default(),
+        Transform::identity(),
+        None,
+    );
 }
 
 /// A `w` x `h` pixmap of one opaque colour (written once, not zeroed and then filled).
