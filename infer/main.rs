@@ -12,6 +12,7 @@ use fenscan::fen::check::check_text;
 use fenscan::fen::parse::parse_fen;
 use fenscan::lookalike::LookalikeConfig;
 use fenscan::recognize::{CastlingChoice, FenFields, RecognizeOptions, Recognizer};
+use fenscan::relook::RelookConfig;
 use fenscan::render::Orientation;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -86,6 +87,9 @@ struct ModelArgs {
     /// Do not compare unsure squares with their clearly read twins on the same board.
     #[arg(long)]
     no_twins: bool,
+    /// Do not read unsure squares again from slightly shifted windows.
+    #[arg(long)]
+    no_relook: bool,
     /// Report squares whose best class is below this probability (0.9 flags about three
     /// quarters of the mistakes on hard synthetic boards, ~3 squares a board; see
     /// BENCHMARKS.md).
@@ -167,6 +171,7 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
     RecognizeOptions {
         constraints: !model.no_constraints,
         lookalike: (!model.no_twins).then(LookalikeConfig::default),
+        relook: (!model.no_relook).then(RelookConfig::default),
         orientation: model.orientation.as_deref().map(|o| {
             if o == "black" {
                 Orientation::Black

@@ -46,6 +46,7 @@ pub mod lookalike;
 pub mod orientation;
 pub mod quad;
 pub mod recognize;
+pub mod relook;
 pub mod render;
 pub mod squares;
 pub mod training;

@@ -20,6 +20,7 @@ use crate::lookalike::{self, LookalikeConfig};
 use crate::orientation::{OrientationDecision, OrientationSource, from_position};
 use crate::placement::{Placement, square_at};
 use crate::quad::Quad;
+use crate::relook::{self, RelookConfig};
 use crate::render::Orientation;
 use crate::squares::cut;
 
@@ -71,6 +72,8 @@ pub struct RecognizeOptions {
     /// Compare unsure squares with their clearly read twins on the same board (`None`:
     /// off).
     pub lookalike: Option<LookalikeConfig>,
+    /// Read unsure squares again from shifted windows (`None`: off).
+    pub relook: Option<RelookConfig>,
     /// Override the orientation.
     pub orientation: Option<Orientation>,
     /// A square whose top probability is below this is reported as uncertain. Default 0.9.
@@ -86,6 +89,7 @@ impl Default for RecognizeOptions {
             decode: DecodeConfig::default(),
             constraints: true,
             lookalike: Some(LookalikeConfig::default()),
+            relook: Some(RelookConfig::default()),
             orientation: None,
             uncertain_below: 0.9,
             fields: FenFields::default(),
@@ -114,6 +118,10 @@ pub struct SquareReading {
 
 fn ser_square<S: serde::Serializer>(sq: &Square, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&sq.to_string())
+}
+
+fn ser_squares<S: serde::Serializer>(sqs: &[Square], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(sqs.iter().map(|sq| sq.to_string()))
 }
 
 /// An unsure square that a clearly read twin on the same board swayed.
@@ -148,6 +156,9 @@ pub struct Recognition {
     pub squares: Vec<SquareReading>,
     /// Squares whose top probability is below the threshold.
     pub uncertain: Vec<SquareReading>,
+    /// Unsure squares read again from shifted windows (see [`crate::relook`]).
+    #[serde(serialize_with = "ser_squares")]
+    pub relooked: Vec<Square>,
     /// Unsure squares compared with a clearly read twin on the board.
     pub twins: Vec<TwinReading>,
     /// Squares the chess constraints changed.
@@ -219,6 +230,10 @@ impl Recognizer {
                 crops = turned;
             }
         }
+        let relooked = match &opts.relook {
+            Some(cfg) => relook::apply(&self.classifier, img, &board.quad, &mut image_probs, cfg)?,
+            None => Vec::new(),
+        };
         let found_twins = match &opts.lookalike {
             Some(cfg) => lookalike::apply(
                 &crops,
@@ -263,6 +278,7 @@ impl Recognizer {
             Orientation::White => square_at(i),
             Orientation::Black => square_at(63 - i),
         };
+        let relooked = relooked.iter().filter_map(|&i| true_square(i)).collect();
         let twins = found_twins
             .iter()
             .filter_map(|t| {
@@ -333,6 +349,7 @@ impl Recognizer {
             orientation,
             squares,
             uncertain,
+            relooked,
             twins,
             changes,
             problems,

@@ -38,6 +38,20 @@ pub enum CutError {
 /// Crops come in reading order of the image: top-left square first, row by row. Pixels
 /// outside the image are mid-grey.
 pub fn cut(img: &RgbImage, quad: &Quad, cfg: &CropConfig) -> Result<Vec<RgbImage>, CutError> {
+    let all: Vec<usize> = (0..64).collect();
+    cut_shifted(img, quad, cfg, &all, (0.0, 0.0))
+}
+
+/// The crops of the squares `which` (reading order, 0..64), each window moved by `shift`
+/// (in squares, along the board's columns and rows) from where [`cut`] puts it: the same
+/// square seen as a board finder a little off would cut it.
+pub fn cut_shifted(
+    img: &RgbImage,
+    quad: &Quad,
+    cfg: &CropConfig,
+    which: &[usize],
+    shift: (f32, f32),
+) -> Result<Vec<RgbImage>, CutError> {
     if !quad.is_convex() || !quad.0.iter().flatten().all(|v| v.is_finite()) {
         return Err(CutError::DegenerateQuad);
     }
@@ -46,7 +60,12 @@ pub fn cut(img: &RgbImage, quad: &Quad, cfg: &CropConfig) -> Result<Vec<RgbImage
     // pixels (cheap, and no aliasing of thin outlines); the rest is supersampled.
     let factor = src_per_dst.floor().max(1.0) as u32;
     let (src, quad) = if factor >= 2 && img.width() > 0 && img.height() > 0 {
-        let (small, q) = shrink_region(img, quad, cfg.context, factor);
+        let (small, q) = shrink_region(
+            img,
+            quad,
+            cfg.context + shift.0.abs().max(shift.1.abs()),
+            factor,
+        );
         (std::borrow::Cow::Owned(small), q)
     } else {
         (std::borrow::Cow::Borrowed(img), *quad)
@@ -59,13 +78,13 @@ pub fn cut(img: &RgbImage, quad: &Quad, cfg: &CropConfig) -> Result<Vec<RgbImage
     } else {
         1
     };
-    let mut out = Vec::with_capacity(64);
-    for row in 0..8 {
-        for col in 0..8 {
-            out.push(cut_one(&src, &m, row, col, cfg, k));
-        }
-    }
-    Ok(out)
+    Ok(which
+        .iter()
+        .map(|&i| {
+            let (row, col) = ((i / 8) as u32, (i % 8) as u32);
+            cut_one(&src, &m, row, col, cfg, k, shift)
+        })
+        .collect())
 }
 
 /// Averages `factor` x `factor` blocks of the part of `img` around the board; returns the
@@ -134,6 +153,7 @@ fn cut_one(
     col: u32,
     cfg: &CropConfig,
     k: u32,
+    shift: (f32, f32),
 ) -> RgbImage {
     let n = cfg.size;
     let span = 1.0 + 2.0 * cfg.context; // crop side in squares
@@ -147,8 +167,8 @@ fn cut_one(
                 for sx in 0..k {
                     let fx = (x as f32 + (sx as f32 + 0.5) * inv_k) / n as f32;
                     let fy = (y as f32 + (sy as f32 + 0.5) * inv_k) / n as f32;
-                    let u = (col as f32 - cfg.context + fx * span) / 8.0;
-                    let v = (row as f32 - cfg.context + fy * span) / 8.0;
+                    let u = (col as f32 + shift.0 - cfg.context + fx * span) / 8.0;
+                    let v = (row as f32 + shift.1 - cfg.context + fy * span) / 8.0;
                     let (px, py) = apply(m, u, v);
                     let p = sample_bilinear(img, px - 0.5, py - 0.5);
                     for c in 0..3 {
@@ -343,6 +363,39 @@ mod tests {
             let (r, c) = (i / 8, i % 8);
             let centre = crop.get_pixel(8, 8).0;
             assert_eq!(centre, [(r * 30) as u8, (c * 30) as u8, 0], "square {i}");
+        }
+    }
+
+    #[test]
+    fn a_shifted_window_is_the_window_of_a_shifted_board() {
+        // A smooth picture, so a sub-pixel difference in where samples land stays small.
+        let img = RgbImage::from_fn(200, 200, |x, y| {
+            Rgb([(x + y) as u8, (x * 2 % 256) as u8, (y * 3 % 256) as u8])
+        });
+        let cfg = CropConfig {
+            size: 20,
+            context: 0.125,
+        };
+        let quad = Quad::square(20.0, 20.0, 160.0);
+        let which = [0, 9, 27, 63];
+        // 0.25 of a 20 px square right and 0.1 down = the board moved by (5, 2) pixels.
+        let shifted = cut_shifted(&img, &quad, &cfg, &which, (0.25, 0.1)).unwrap();
+        let moved = cut(&img, &Quad::square(25.0, 22.0, 160.0), &cfg).unwrap();
+        let unmoved = cut(&img, &quad, &cfg).unwrap();
+        for (crop, &i) in shifted.iter().zip(&which) {
+            let worst = crop
+                .as_raw()
+                .iter()
+                .zip(moved[i].as_raw())
+                .map(|(a, b)| a.abs_diff(*b))
+                .max();
+            assert!(worst <= Some(1), "square {i}: off by {worst:?} grey levels");
+            assert_ne!(crop, &unmoved[i], "square {i}: the window did not move");
+        }
+        // No shift: exactly the crops of `cut`.
+        let same = cut_shifted(&img, &quad, &cfg, &which, (0.0, 0.0)).unwrap();
+        for (crop, &i) in same.iter().zip(&which) {
+            assert_eq!(crop, &unmoved[i]);
         }
     }
 

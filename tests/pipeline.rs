@@ -77,6 +77,66 @@ fn cluttered_screenshots_are_read() {
 }
 
 #[test]
+fn only_unsure_squares_are_read_again() {
+    // Hard boards (the default degradations), so that some squares are unsure.
+    let mut cfg = SynthConfig::default();
+    cfg.look.black_bottom = 0.0;
+    cfg.scene.rotation.probability = 0.0;
+    cfg.scene.perspective.probability = 0.0;
+    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let rec = shipped();
+    let without = RecognizeOptions {
+        orientation: Some(fenscan::render::Orientation::White),
+        lookalike: None,
+        relook: None,
+        ..RecognizeOptions::default()
+    };
+    let with = RecognizeOptions {
+        relook: Some(fenscan::relook::RelookConfig::default()),
+        ..without.clone()
+    };
+    let below = fenscan::relook::RelookConfig::default().unsure_below;
+    let mut relooked = 0;
+    for i in 0..12 {
+        let r = renderer.render(77, i);
+        let (Ok(a), Ok(b)) = (
+            rec.recognize(&r.image, &without),
+            rec.recognize(&r.image, &with),
+        ) else {
+            continue;
+        };
+        for (sa, sb) in a.squares.iter().zip(&b.squares) {
+            let unsure = sa.top[0].probability < below;
+            assert_eq!(
+                b.relooked.contains(&sa.square),
+                unsure,
+                "image {i} {}",
+                sa.square
+            );
+            if unsure {
+                relooked += 1;
+                let sum: f32 = sb.top.iter().map(|t| t.probability).sum();
+                assert!(
+                    sum <= 1.0 + 1e-4,
+                    "image {i} {}: probabilities sum over 1",
+                    sa.square
+                );
+            } else {
+                assert_eq!(
+                    sa.top, sb.top,
+                    "image {i} {}: a sure square changed",
+                    sa.square
+                );
+            }
+        }
+    }
+    assert!(
+        relooked > 0,
+        "no square was unsure on 12 hard boards: the test tests nothing"
+    );
+}
+
+#[test]
 fn pictures_without_a_board_are_rejected() {
     let t = TempDir::new("noboard");
     let rec = shipped();
@@ -153,6 +213,8 @@ fn json_output_has_the_fields() {
         "board",
         "squares",
         "uncertain",
+        "relooked",
+        "twins",
         "changes",
         "problems",
         "lichess_url",
