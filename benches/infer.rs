@@ -2,7 +2,8 @@
 //! (synth-rendered, board 240-900 px with clutter), from PNG bytes to checked FEN.
 //! Median per image on one thread, throughput on all threads, peak memory.
 //!
-//! `cargo bench --bench infer`
+//! `cargo bench --bench infer` (`-- no-relook`: without the second look at unsure squares,
+//! to measure what that step costs)
 
 use std::path::Path;
 use std::time::Instant;
@@ -51,7 +52,10 @@ fn main() {
         Backend::Flex,
     )
     .expect("checkpoint");
-    let opts = RecognizeOptions::default();
+    let mut opts = RecognizeOptions::default();
+    if std::env::args().skip(1).any(|a| a == "no-relook") {
+        opts.relook = None;
+    }
     let stages = std::sync::Mutex::new(Vec::new());
     let run = |bytes: &Vec<u8>| {
         let t = Instant::now();

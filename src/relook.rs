@@ -53,10 +53,7 @@ pub fn apply(
     // Four windows (the diagonals as well, nine views in all, measured no better for
     // twice the time).
     let shifts = [(s, 0.0), (-s, 0.0), (0.0, s), (0.0, -s)];
-    let mut crops: Vec<RgbImage> = Vec::with_capacity(unsure.len() * shifts.len());
-    for shift in shifts {
-        crops.extend(cut_shifted(img, quad, classifier.crop(), &unsure, shift)?);
-    }
+    let crops = cut_shifted(img, quad, classifier.crop(), &unsure, &shifts)?;
     // One pass over every shifted crop: crops[k * n + j] is square unsure[j], shift k.
     let readings = classifier.probabilities(&crops);
     let n = unsure.len();

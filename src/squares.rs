@@ -39,33 +39,33 @@ pub enum CutError {
 /// outside the image are mid-grey.
 pub fn cut(img: &RgbImage, quad: &Quad, cfg: &CropConfig) -> Result<Vec<RgbImage>, CutError> {
     let all: Vec<usize> = (0..64).collect();
-    cut_shifted(img, quad, cfg, &all, (0.0, 0.0))
+    cut_shifted(img, quad, cfg, &all, &[(0.0, 0.0)])
 }
 
-/// The crops of the squares `which` (reading order, 0..64), each window moved by `shift`
-/// (in squares, along the board's columns and rows) from where [`cut`] puts it: the same
-/// square seen as a board finder a little off would cut it.
+/// The crops of the squares `which` (reading order, 0..64) with their windows moved by
+/// each of `shifts` (in squares, along the board's columns and rows) from where [`cut`]
+/// puts them: the same squares as a board finder a little off would cut them. Shift-major:
+/// all of `which` for the first shift, then for the next.
 pub fn cut_shifted(
     img: &RgbImage,
     quad: &Quad,
     cfg: &CropConfig,
     which: &[usize],
-    shift: (f32, f32),
+    shifts: &[(f32, f32)],
 ) -> Result<Vec<RgbImage>, CutError> {
     if !quad.is_convex() || !quad.0.iter().flatten().all(|v| v.is_finite()) {
         return Err(CutError::DegenerateQuad);
     }
     let src_per_dst = quad.mean_side() / 8.0 * (1.0 + 2.0 * cfg.context) / cfg.size as f32;
     // A board much larger than the crops is first shrunk by averaging whole blocks of
-    // pixels (cheap, and no aliasing of thin outlines); the rest is supersampled.
+    // pixels (cheap, and no aliasing of thin outlines); the rest is supersampled. Once for
+    // every shift: the region kept reaches as far as the largest.
     let factor = src_per_dst.floor().max(1.0) as u32;
+    let reach = shifts
+        .iter()
+        .fold(0f32, |r, s| r.max(s.0.abs()).max(s.1.abs()));
     let (src, quad) = if factor >= 2 && img.width() > 0 && img.height() > 0 {
-        let (small, q) = shrink_region(
-            img,
-            quad,
-            cfg.context + shift.0.abs().max(shift.1.abs()),
-            factor,
-        );
+        let (small, q) = shrink_region(img, quad, cfg.context + reach, factor);
         (std::borrow::Cow::Owned(small), q)
     } else {
         (std::borrow::Cow::Borrowed(img), *quad)
@@ -78,13 +78,14 @@ pub fn cut_shifted(
     } else {
         1
     };
-    Ok(which
-        .iter()
-        .map(|&i| {
+    let mut out = Vec::with_capacity(which.len() * shifts.len());
+    for &shift in shifts {
+        out.extend(which.iter().map(|&i| {
             let (row, col) = ((i / 8) as u32, (i % 8) as u32);
             cut_one(&src, &m, row, col, cfg, k, shift)
-        })
-        .collect())
+        }));
+    }
+    Ok(out)
 }
 
 /// Averages `factor` x `factor` blocks of the part of `img` around the board; returns the
@@ -138,14 +139,6 @@ fn shrink_region(img: &RgbImage, quad: &Quad, context: f32, factor: u32) -> (Rgb
     (small, q)
 }
 
-fn apply(m: &nalgebra::Matrix3<f32>, u: f32, v: f32) -> (f32, f32) {
-    let w = m[(2, 0)] * u + m[(2, 1)] * v + m[(2, 2)];
-    (
-        (m[(0, 0)] * u + m[(0, 1)] * v + m[(0, 2)]) / w,
-        (m[(1, 0)] * u + m[(1, 1)] * v + m[(1, 2)]) / w,
-    )
-}
-
 fn cut_one(
     img: &RgbImage,
     m: &nalgebra::Matrix3<f32>,
@@ -157,26 +150,48 @@ fn cut_one(
 ) -> RgbImage {
     let n = cfg.size;
     let span = 1.0 + 2.0 * cfg.context; // crop side in squares
-    let mut crop = RgbImage::new(n, n);
     let inv_k = 1.0 / k as f32;
     let kk = (k * k) as f32;
-    for y in 0..n {
-        for x in 0..n {
-            let mut acc = [0f32; 3];
-            for sy in 0..k {
-                for sx in 0..k {
-                    let fx = (x as f32 + (sx as f32 + 0.5) * inv_k) / n as f32;
-                    let fy = (y as f32 + (sy as f32 + 0.5) * inv_k) / n as f32;
-                    let u = (col as f32 + shift.0 - cfg.context + fx * span) / 8.0;
-                    let v = (row as f32 + shift.1 - cfg.context + fy * span) / 8.0;
-                    let (px, py) = apply(m, u, v);
-                    let p = sample_bilinear(img, px - 0.5, py - 0.5);
-                    for c in 0..3 {
-                        acc[c] += p[c];
-                    }
+    let (ku, nu) = (k as usize, n as usize);
+    // The homography's entries, named for the loops below.
+    let [m00, m01, m02] = [m[(0, 0)], m[(0, 1)], m[(0, 2)]];
+    let [m10, m11, m12] = [m[(1, 0)], m[(1, 1)], m[(1, 2)]];
+    let [m20, m21, m22] = [m[(2, 0)], m[(2, 1)], m[(2, 2)]];
+    // Along a row of samples only u changes: u per sample column, computed once.
+    let us: Vec<f32> = (0..nu * ku)
+        .map(|i| {
+            let (x, sx) = ((i / ku) as f32, (i % ku) as f32);
+            let fx = (x + (sx + 0.5) * inv_k) / n as f32;
+            (col as f32 + shift.0 - cfg.context + fx * span) / 8.0
+        })
+        .collect();
+    let (mut xs, mut ys) = (vec![0f32; us.len()], vec![0f32; us.len()]);
+    let mut acc = vec![[0f32; 3]; nu];
+    let mut crop = RgbImage::new(n, n);
+    for (y, out_row) in crop.chunks_exact_mut(nu * 3).enumerate() {
+        acc.fill([0.0; 3]);
+        for sy in 0..k {
+            let fy = (y as f32 + (sy as f32 + 0.5) * inv_k) / n as f32;
+            let v = (row as f32 + shift.1 - cfg.context + fy * span) / 8.0;
+            // Source positions of the whole sample row: no branches, so vector lanes.
+            for ((&u, px), py) in us.iter().zip(xs.iter_mut()).zip(ys.iter_mut()) {
+                let w = m20 * u + m21 * v + m22;
+                *px = (m00 * u + m01 * v + m02) / w - 0.5;
+                *py = (m10 * u + m11 * v + m12) / w - 0.5;
+            }
+            // Samples added in the order sy, then sx, for every pixel.
+            for (i, (&px, &py)) in xs.iter().zip(&ys).enumerate() {
+                let p = sample_bilinear(img, px, py);
+                let a = &mut acc[i / ku];
+                for c in 0..3 {
+                    a[c] += p[c];
                 }
             }
-            crop.put_pixel(x, y, Rgb(acc.map(|v| to_u8(v / kk))));
+        }
+        for (o, a) in out_row.chunks_exact_mut(3).zip(&acc) {
+            for c in 0..3 {
+                o[c] = to_u8(a[c] / kk);
+            }
         }
     }
     crop
@@ -379,7 +394,7 @@ mod tests {
         let quad = Quad::square(20.0, 20.0, 160.0);
         let which = [0, 9, 27, 63];
         // 0.25 of a 20 px square right and 0.1 down = the board moved by (5, 2) pixels.
-        let shifted = cut_shifted(&img, &quad, &cfg, &which, (0.25, 0.1)).unwrap();
+        let shifted = cut_shifted(&img, &quad, &cfg, &which, &[(0.25, 0.1)]).unwrap();
         let moved = cut(&img, &Quad::square(25.0, 22.0, 160.0), &cfg).unwrap();
         let unmoved = cut(&img, &quad, &cfg).unwrap();
         for (crop, &i) in shifted.iter().zip(&which) {
@@ -393,7 +408,7 @@ mod tests {
             assert_ne!(crop, &unmoved[i], "square {i}: the window did not move");
         }
         // No shift: exactly the crops of `cut`.
-        let same = cut_shifted(&img, &quad, &cfg, &which, (0.0, 0.0)).unwrap();
+        let same = cut_shifted(&img, &quad, &cfg, &which, &[(0.0, 0.0)]).unwrap();
         for (crop, &i) in same.iter().zip(&which) {
             assert_eq!(crop, &unmoved[i]);
         }
