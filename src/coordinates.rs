@@ -125,11 +125,13 @@ impl<'a> Straightened<'a> {
         };
         let (a, b) = (at(x0), at(x1));
         let n = (x1 - x0) as f32;
-        for k in 0..x1 - x0 {
+        let start = out.len();
+        out.resize(start + (x1 - x0), 0);
+        for (k, o) in out[start..].iter_mut().enumerate() {
             let t = k as f32 / n;
             let (px, py) = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
             let [r, g, b] = sample_bilinear(self.img, px - 0.5, py - 0.5);
-            out.push((0.2126 * r + 0.7152 * g + 0.0722 * b).clamp(0.0, 255.0) as u8);
+            *o = (0.2126 * r + 0.7152 * g + 0.0722 * b).clamp(0.0, 255.0) as u8;
         }
     }
 }

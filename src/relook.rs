@@ -14,7 +14,8 @@ use crate::squares::{CutError, cut_shifted};
 /// Second-look settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RelookConfig {
-    /// Squares whose top probability is below this are read again. Default 0.95.
+    /// Squares whose top probability is below this are read again. Default 0.9 (the
+    /// squares `infer` reports as uncertain by default; 0.95 read no more boards right).
     pub unsure_below: f32,
     /// How far each window moves, in squares. Default 0.03 (about a pixel of a 32 px
     /// crop; the finder error synth simulates in training reaches 0.06).
@@ -24,7 +25,7 @@ pub struct RelookConfig {
 impl Default for RelookConfig {
     fn default() -> Self {
         RelookConfig {
-            unsure_below: 0.95,
+            unsure_below: 0.9,
             shift: 0.03,
         }
     }

@@ -233,10 +233,12 @@ pub fn sample_bilinear(img: &RgbImage, x: f32, y: f32) -> [f32; 3] {
     if x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h {
         let i = ((y0 * w + x0) * 3) as usize;
         let j = i + (w * 3) as usize;
+        // The two pixels above and the two below, each as one slice: one bounds check each.
+        let (above, below) = (&raw[i..i + 6], &raw[j..j + 6]);
         let mut out = [0f32; 3];
         for c in 0..3 {
-            let (a, b) = (raw[i + c] as f32, raw[i + 3 + c] as f32);
-            let (d0, d1) = (raw[j + c] as f32, raw[j + 3 + c] as f32);
+            let (a, b) = (above[c] as f32, above[3 + c] as f32);
+            let (d0, d1) = (below[c] as f32, below[3 + c] as f32);
             let top = a + (b - a) * tx;
             let bottom = d0 + (d1 - d0) * tx;
             out[c] = top + (bottom - top) * ty;
