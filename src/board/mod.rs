@@ -102,16 +102,21 @@ fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
     let mut gray = vec![0u8; (sw * sh) as usize];
     // One detection row at a time: sums of luma over its band of source rows (u32 is ample:
     // a cell averages far fewer than 2^16 pixels for any image the decoder accepts).
+    // The band's luma is summed per source column first (long loops on vector lanes),
+    // then over each detection pixel's run of columns: the same integer sums.
     let mut sums = vec![0u32; sw as usize];
+    let mut column_sums = vec![0u32; w as usize];
     for (ty, out) in gray.chunks_exact_mut(sw as usize).enumerate() {
-        sums.fill(0);
+        column_sums.fill(0);
         for row in raw[rows[ty] * 3 * w as usize..rows[ty + 1] * 3 * w as usize]
             .chunks_exact(3 * w as usize)
         {
-            for (c, sum) in sums.iter_mut().enumerate() {
-                let run = &row[cols[c] * 3..cols[c + 1] * 3];
-                *sum += run.chunks_exact(3).map(luma).sum::<u32>();
+            for (acc, p) in column_sums.iter_mut().zip(row.chunks_exact(3)) {
+                *acc += luma(p);
             }
+        }
+        for (c, sum) in sums.iter_mut().enumerate() {
+            *sum = column_sums[cols[c]..cols[c + 1]].iter().sum();
         }
         let band = (rows[ty + 1] - rows[ty]).max(1) as u32;
         for (c, (o, &sum)) in out.iter_mut().zip(&sums).enumerate() {

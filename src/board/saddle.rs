@@ -170,25 +170,35 @@ fn dense_grid(
     if gw == 0 {
         return grid;
     }
+    let response = |a: u32, b: u32, c: u32, d: u32| {
+        let (a, b, c, d) = (
+            a as f32 / area,
+            b as f32 / area,
+            c as f32 / area,
+            d as f32 / area,
+        );
+        let diff = (a + c - b - d) / 2.0;
+        (diff.abs() - (a - c).abs() - (b - d).abs()).max(0.0)
+    };
     for (j, out) in grid.chunks_exact_mut(gw).enumerate() {
         let y = margin + j * step;
         let row = |k: usize| {
             let (dx, dy) = offsets[k];
             let start = (y as isize + dy) as usize * table_w + (margin as isize + dx) as usize;
-            table[start..start + (gw - 1) * step + 1]
-                .iter()
-                .step_by(step)
+            &table[start..start + (gw - 1) * step + 1]
         };
         let (ra, rb, rc, rd) = (row(0), row(1), row(2), row(3));
-        for ((((o, &a), &b), &c), &d) in out.iter_mut().zip(ra).zip(rb).zip(rc).zip(rd) {
-            let (a, b, c, d) = (
-                a as f32 / area,
-                b as f32 / area,
-                c as f32 / area,
-                d as f32 / area,
-            );
-            let diff = (a + c - b - d) / 2.0;
-            *o = (diff.abs() - (a - c).abs() - (b - d).abs()).max(0.0);
+        if step == 1 {
+            // Plain slices (a strided iterator does not vectorise).
+            for ((((o, &a), &b), &c), &d) in out.iter_mut().zip(ra).zip(rb).zip(rc).zip(rd) {
+                *o = response(a, b, c, d);
+            }
+        } else {
+            let strided = |r: &'_ [u32]| r.iter().step_by(step).copied().collect::<Vec<u32>>();
+            let (ra, rb, rc, rd) = (strided(ra), strided(rb), strided(rc), strided(rd));
+            for ((((o, &a), &b), &c), &d) in out.iter_mut().zip(&ra).zip(&rb).zip(&rc).zip(&rd) {
+                *o = response(a, b, c, d);
+            }
         }
     }
     grid
