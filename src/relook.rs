@@ -22,7 +22,7 @@ pub struct RelookConfig {
     pub shift: f32,
     /// The first reading's share of the blend; the four shifted readings share the rest
     /// equally. Default 0.5 (an equal fifth each read as many boards right on the usual
-    /// styles, and two more boards wrong of 300 in ten unfamiliar ones).
+    /// styles, and three more boards wrong of 300 in ten unfamiliar ones).
     pub first_share: f32,
 }
 
