@@ -194,9 +194,13 @@ fn dense_grid(
                 *o = response(a, b, c, d);
             }
         } else {
-            let strided = |r: &'_ [u32]| r.iter().step_by(step).copied().collect::<Vec<u32>>();
-            let (ra, rb, rc, rd) = (strided(ra), strided(rb), strided(rc), strided(rd));
-            for ((((o, &a), &b), &c), &d) in out.iter_mut().zip(&ra).zip(&rb).zip(&rc).zip(&rd) {
+            let (ra, rb, rc, rd) = (
+                ra.iter().step_by(step),
+                rb.iter().step_by(step),
+                rc.iter().step_by(step),
+                rd.iter().step_by(step),
+            );
+            for ((((o, &a), &b), &c), &d) in out.iter_mut().zip(ra).zip(rb).zip(rc).zip(rd) {
                 *o = response(a, b, c, d);
             }
         }

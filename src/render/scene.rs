@@ -305,18 +305,15 @@ fn second_board(
 /// Converts a pixmap (opaque) to RGB.
 pub fn to_rgb(pm: &Pixmap) -> RgbImage {
     let mut out = vec![0u8; pm.width() as usize * pm.height() as usize * 3];
-    for ((dst, src), px) in out
-        .chunks_exact_mut(3)
-        .zip(pm.data().chunks_exact(4))
-        .zip(pm.pixels())
-    {
+    for (dst, px) in out.chunks_exact_mut(3).zip(pm.pixels()) {
         // Opaque pixels (nearly all) are their own demultiplied colour.
-        if src[3] == 255 {
-            dst.copy_from_slice(&src[..3]);
+        let rgb = if px.alpha() == 255 {
+            [px.red(), px.green(), px.blue()]
         } else {
             let c = px.demultiply();
-            dst.copy_from_slice(&[c.red(), c.green(), c.blue()]);
-        }
+            [c.red(), c.green(), c.blue()]
+        };
+        dst.copy_from_slice(&rgb);
     }
     RgbImage::from_raw(pm.width(), pm.height(), out)
         .unwrap_or_else(|| RgbImage::new(pm.width(), pm.height()))
