@@ -77,6 +77,8 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         piece_scale: 1.0,
         frame: 0.0,
         shading: None,
+        tint: None,
+        stretch: None,
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     let right = draw_board(&rec.placement, &look, &OverlayConfig::NONE, &mut rng)?;

@@ -52,6 +52,19 @@ enum Command {
         #[arg(long)]
         overwrite: bool,
     },
+    /// Every piece set's 12 pieces in a row (K Q R B N P, white then black), one set a
+    /// row: to check that a new set loads each piece into the right class.
+    Pieces {
+        /// Output PNG.
+        #[arg(long)]
+        out: PathBuf,
+        /// A folder holding piece sets (as for `boards`). Repeatable.
+        #[arg(long = "pieces", value_name = "DIR")]
+        pieces: Vec<PathBuf>,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        overwrite: bool,
+    },
 }
 
 #[derive(Args)]
@@ -149,6 +162,22 @@ fn run(opts: Opts) -> Result<()> {
             fenscan::io::atomic_write(&out, &bytes)
                 .with_context(|| format!("cannot write {}", out.display()))?;
             eprintln!("wrote {} ({} samples)", out.display(), count);
+            Ok(())
+        }
+        Command::Pieces {
+            out,
+            pieces,
+            overwrite,
+        } => {
+            if out.exists() && !overwrite {
+                bail!("{} exists: pass --overwrite to replace it", out.display());
+            }
+            let sets = PieceSet::load_dirs(&pieces)?;
+            let sheet = fenscan::render::sheet::piece_sheet(&sets);
+            let bytes = fenscan::io::png_bytes(&sheet)?;
+            fenscan::io::atomic_write(&out, &bytes)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            eprintln!("wrote {} ({} sets)", out.display(), sets.len());
             Ok(())
         }
     }

@@ -153,3 +153,107 @@ fn sprite_sheets_are_cut_and_keyed() {
     let err = PieceSet::load(&set).unwrap_err().to_string();
     assert!(err.contains("no cell for bP"), "{err}");
 }
+
+/// Piece names in class order wP..bK, and a grey level for each (class index x 20).
+fn class_greys() -> Vec<(&'static str, u8)> {
+    SquareClass::ALL[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name(), (i as u8 + 1) * 20))
+        .collect()
+}
+
+#[test]
+fn svg_sprite_sheets_are_rendered_and_cut() {
+    // A 6x2 SVG sheet of 10-unit cells; each cell holds a square of its piece's grey.
+    let dir = TempDir::new("svg-sheet");
+    let set = dir.join("svg-sheet");
+    std::fs::create_dir_all(&set).unwrap();
+    let greys = class_greys();
+    let rows = [
+        ["bK", "bQ", "bR", "bB", "bN", "bP"],
+        ["wK", "wQ", "wR", "wB", "wN", "wP"],
+    ];
+    let mut svg =
+        String::from(r#"<svg xmlns="http://www.w3.org/2000/svg" width="60" height="20">"#);
+    for (r, row) in rows.iter().enumerate() {
+        for (c, name) in row.iter().enumerate() {
+            let g = greys.iter().find(|(n, _)| n == name).unwrap().1;
+            svg += &format!(
+                r#"<rect x="{}" y="{}" width="6" height="6" fill="rgb({g},{g},{g})"/>"#,
+                c * 10 + 2,
+                r * 10 + 2
+            );
+        }
+    }
+    svg += "</svg>";
+    std::fs::write(set.join("sheet.svg"), svg).unwrap();
+    std::fs::write(
+        set.join("sprite.json"),
+        r#"{ "image": "sheet.svg", "key": "none",
+             "rows": [["bK","bQ","bR","bB","bN","bP"], ["wK","wQ","wR","wB","wN","wP"]] }"#,
+    )
+    .unwrap();
+    let pieces = PieceSet::load(&set).unwrap();
+    for (i, (name, grey)) in greys.iter().enumerate() {
+        let p = pieces.raster(SquareClass::ALL[i + 1], 50).unwrap();
+        assert_eq!(alpha_at(&p, 25, 25), (*grey, 255), "{name}");
+        assert_eq!(
+            alpha_at(&p, 2, 2).1,
+            0,
+            "{name}: the cell's margin stays clear"
+        );
+    }
+}
+
+#[test]
+fn svg_elements_by_id_keep_their_relative_sizes() {
+    // Twelve groups with ids; each holds an invisible 40x40 frame (as KDE Knights' themes
+    // do) and a square of its piece's grey: 20 units tall, 10 for the pawns.
+    let dir = TempDir::new("svg-ids");
+    let set = dir.join("svg-ids");
+    std::fs::create_dir_all(&set).unwrap();
+    let greys = class_greys();
+    let mut svg =
+        String::from(r#"<svg xmlns="http://www.w3.org/2000/svg" width="480" height="40">"#);
+    let mut ids = Vec::new();
+    for (i, (name, g)) in greys.iter().enumerate() {
+        let side = if name.ends_with('P') { 10 } else { 20 };
+        let x = i * 40;
+        svg += &format!(
+            r#"<g id="piece-{name}"><rect x="{x}" y="0" width="40" height="40" fill="none"/><rect x="{}" y="{}" width="{side}" height="{side}" fill="rgb({g},{g},{g})"/></g>"#,
+            x + 20 - side / 2,
+            30 - side
+        );
+        ids.push(format!(r#""{name}": "piece-{name}""#));
+    }
+    svg += "</svg>";
+    std::fs::write(set.join("theme.svg"), svg).unwrap();
+    std::fs::write(
+        set.join("sprite.json"),
+        format!(
+            r#"{{ "image": "theme.svg", "ids": {{ {} }} }}"#,
+            ids.join(", ")
+        ),
+    )
+    .unwrap();
+    let pieces = PieceSet::load(&set).unwrap();
+    let solid_rows = |class: usize| {
+        let p = pieces.raster(SquareClass::ALL[class], 110).unwrap();
+        (0..110).filter(|&y| alpha_at(&p, 55, y).1 > 128).count()
+    };
+    // The tallest piece fills 1/1.1 of the cell; a pawn half as much, on the same base line.
+    let (king, pawn) = (solid_rows(6), solid_rows(1));
+    assert!((98..=102).contains(&king), "king {king} rows");
+    assert!((48..=52).contains(&pawn), "pawn {pawn} rows");
+    let wk = pieces.raster(SquareClass::ALL[6], 110).unwrap();
+    assert_eq!(alpha_at(&wk, 55, 55).0, greys[5].1);
+
+    std::fs::write(
+        set.join("sprite.json"),
+        r#"{ "image": "theme.svg", "ids": { "wK": "nothing-here" } }"#,
+    )
+    .unwrap();
+    let err = PieceSet::load(&set).unwrap_err().to_string();
+    assert!(err.contains("no element id for wP"), "{err}");
+}

@@ -358,3 +358,25 @@ fn squares_command_writes_class_folders() {
     let kings = std::fs::read_dir(out.join("wK")).unwrap().count();
     assert_eq!(kings, 2, "one white king per board");
 }
+
+#[test]
+fn restyled_pieces_are_drawn_only_when_asked_for() {
+    let plain = clean_config();
+    let mut restyled = plain;
+    restyled.look.tinted_pieces = 1.0;
+    restyled.look.stretched_pieces = 1.0;
+    let (a, b) = (renderer(plain), renderer(restyled));
+    for i in 0..3 {
+        let (x, y) = (a.render(5, i), b.render(5, i));
+        assert!(!x.overlays.iter().any(|o| o.ends_with("_pieces")));
+        assert!(
+            y.overlays.contains(&"tinted_pieces".to_string()),
+            "{:?}",
+            y.overlays
+        );
+        assert!(y.overlays.contains(&"stretched_pieces".to_string()));
+        // The same position (drawn before the look); the pixels differ.
+        assert_eq!(x.placement, y.placement);
+        assert_ne!(x.image, y.image);
+    }
+}

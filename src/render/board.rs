@@ -77,6 +77,10 @@ pub struct BoardLook<'a> {
     pub frame: f32,
     /// Engraved hatch shading on the pieces (book style), if any.
     pub shading: Option<PieceShading>,
+    /// Recoloured pieces (training augmentation), if any.
+    pub tint: Option<super::restyle::PieceTint>,
+    /// Pieces drawn in other proportions (training augmentation), if any.
+    pub stretch: Option<super::restyle::PieceStretch>,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -172,6 +176,14 @@ pub fn draw_board(
     if halo.is_some() {
         overlays.push("halo".into());
     }
+    if look.tint.is_some() {
+        overlays.push("tinted_pieces".into());
+    }
+    if look.stretch.is_some() {
+        overlays.push("stretched_pieces".into());
+    }
+    let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut rims: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     for row in 0..8 {
@@ -188,6 +200,18 @@ pub fn draw_board(
             let Some(mut img) = img else {
                 continue;
             };
+            // A typeset glyph carries its square's pattern: restyling it would restyle
+            // the square too.
+            let restyle = !typeset;
+            if let Some(stretch) = look.stretch.as_ref().filter(|_| restyle) {
+                img = once_per_raster(&mut stretched, &img, |src| stretch.apply(src));
+            }
+            if let (Some(tint), SquareClass::Piece(p)) = (&look.tint, class)
+                && restyle
+                && tint.tints(p.color)
+            {
+                img = once_per_raster(&mut tinted, &img, |src| tint.apply(src, p.color));
+            }
             if let (Some(shading), SquareClass::Piece(p)) = (&look.shading, class)
                 && shading.shades(p.color)
             {

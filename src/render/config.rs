@@ -88,6 +88,13 @@ pub struct LookConfig {
     /// hatch shading as in old books: dark lines in white pieces, in half of them light
     /// lines in black pieces too. Default 0.3.
     pub shaded_pieces: f64,
+    /// Share of boards whose pieces are recoloured (cream, brown, red, blue... duotones of
+    /// their lightness; `render::tint`). A training augmentation: default 0, and synth's
+    /// output is then the same as without the option.
+    pub tinted_pieces: f64,
+    /// Share of boards whose pieces are drawn narrower or wider (0.65..1.25) and a little
+    /// shorter (`render::restyle`). A training augmentation like `tinted_pieces`: default 0.
+    pub stretched_pieces: f64,
 }
 
 impl Default for LookConfig {
@@ -101,6 +108,8 @@ impl Default for LookConfig {
             min_piece_scale: 0.75,
             frame: 0.2,
             shaded_pieces: 0.3,
+            tinted_pieces: 0.0,
+            stretched_pieces: 0.0,
         }
     }
 }
@@ -255,6 +264,8 @@ impl SynthConfig {
             ("look.coordinates_outside", self.look.coordinates_outside),
             ("look.frame", self.look.frame),
             ("look.shaded_pieces", self.look.shaded_pieces),
+            ("look.tinted_pieces", self.look.tinted_pieces),
+            ("look.stretched_pieces", self.look.stretched_pieces),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

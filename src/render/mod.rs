@@ -9,6 +9,7 @@ pub mod noise;
 pub mod overlay;
 pub mod pieces;
 pub mod positions;
+pub mod restyle;
 pub mod scene;
 pub mod shading;
 pub mod sheet;
@@ -98,7 +99,7 @@ impl SquareCorners {
 /// Draws boards from a list of piece sets and a config. Every image is a pure function of
 /// `(seed, index)`, so the output does not depend on thread count or order.
 pub struct Renderer {
-    sets: Vec<PieceSet>,
+    sets: std::sync::Arc<Vec<PieceSet>>,
     cfg: SynthConfig,
 }
 
@@ -125,7 +126,20 @@ impl Renderer {
         if sets.is_empty() {
             return Err("no piece sets given".into());
         }
-        Ok(Renderer { sets, cfg })
+        Ok(Renderer {
+            sets: std::sync::Arc::new(sets),
+            cfg,
+        })
+    }
+
+    /// The same piece sets drawn with another config (training validates without its
+    /// training-only augmentations).
+    pub fn with_config(&self, cfg: SynthConfig) -> Result<Renderer, String> {
+        cfg.validate()?;
+        Ok(Renderer {
+            sets: self.sets.clone(),
+            cfg,
+        })
     }
 
     /// The config in use.
@@ -223,6 +237,12 @@ impl Renderer {
                 && rng.random_bool(cfg.look.shaded_pieces)
                 && cell >= MIN_SHADED_CELL)
                 .then(|| shading::PieceShading::random(rng)),
+            // Drawn only when asked for, so that sets made without it keep their bytes.
+            tint: (cfg.look.tinted_pieces > 0.0 && rng.random_bool(cfg.look.tinted_pieces))
+                .then(|| restyle::PieceTint::random(rng)),
+            stretch: (cfg.look.stretched_pieces > 0.0
+                && rng.random_bool(cfg.look.stretched_pieces))
+            .then(|| restyle::PieceStretch::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

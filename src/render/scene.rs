@@ -286,6 +286,8 @@ fn second_board(
             piece_scale: 0.9,
             frame: 0.0,
             shading: None,
+            tint: None,
+            stretch: None,
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {

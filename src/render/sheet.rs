@@ -3,6 +3,8 @@
 use image::{RgbImage, imageops::FilterType};
 
 use super::Renderer;
+use super::pieces::PieceSet;
+use crate::class::SquareClass;
 use crate::quad::Quad;
 
 /// Side of one tile of the sheet.
@@ -41,4 +43,62 @@ fn draw_quad(img: &mut RgbImage, q: &Quad) {
             image::Rgb([255, 0, 0]),
         );
     }
+}
+
+/// Side of one square of the piece-set sheet.
+const PIECE_TILE: u32 = 56;
+/// Width of the name column of the piece-set sheet.
+const NAME_WIDTH: u32 = 180;
+
+/// Every set's 12 pieces (wK..wP, then bK..bP) on alternating light and dark squares, one
+/// set a row, named on the left: to check at a glance that a new set loads the right
+/// piece into each class.
+pub fn piece_sheet(sets: &[PieceSet]) -> RgbImage {
+    use resvg::tiny_skia::{Color, Pixmap, PixmapPaint, Transform};
+    // K Q R B N P of each colour (class indices run P N B R Q K).
+    const ORDER: [usize; 12] = [6, 5, 4, 3, 2, 1, 12, 11, 10, 9, 8, 7];
+    let rows = sets.len().max(1) as u32;
+    let (w, h) = (NAME_WIDTH + 12 * PIECE_TILE, rows * PIECE_TILE);
+    let Some(mut pm) = Pixmap::new(w, h) else {
+        return RgbImage::new(1, 1);
+    };
+    pm.fill(Color::from_rgba8(255, 255, 255, 255));
+    let font = super::text::fonts().into_iter().next();
+    for (r, set) in sets.iter().enumerate() {
+        let y = r as u32 * PIECE_TILE;
+        if let Some(font) = &font {
+            let px = 15.0;
+            let ty = y as f32 + (PIECE_TILE as f32 - px) / 2.0;
+            super::text::draw_text(&mut pm, font, px, 4.0, ty, [0, 0, 0], &set.name);
+        }
+        for (c, &class) in ORDER.iter().enumerate() {
+            let x = NAME_WIDTH + c as u32 * PIECE_TILE;
+            let shade = if (r + c) % 2 == 0 {
+                [240, 217, 181]
+            } else {
+                [181, 136, 99]
+            };
+            if let Some(rect) = resvg::tiny_skia::Rect::from_xywh(
+                x as f32,
+                y as f32,
+                PIECE_TILE as f32,
+                PIECE_TILE as f32,
+            ) {
+                let mut paint = resvg::tiny_skia::Paint::default();
+                paint.set_color_rgba8(shade[0], shade[1], shade[2], 255);
+                pm.fill_rect(rect, &paint, Transform::identity(), None);
+            }
+            if let Some(piece) = set.raster(SquareClass::ALL[class], PIECE_TILE) {
+                pm.draw_pixmap(
+                    x as i32,
+                    y as i32,
+                    piece.as_ref().as_ref(),
+                    &PixmapPaint::default(),
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
+    }
+    super::scene::to_rgb(&pm)
 }

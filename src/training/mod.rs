@@ -443,14 +443,21 @@ pub fn train(
         }
         Ok::<_, TrainError>((name.to_string(), metrics))
     };
+    // Validation draws what infer meets, without training-only augmentations (piece
+    // tint), so that (a) and (b) compare across runs with and without them.
+    let mut val_synth = cfg.synth;
+    val_synth.look.tinted_pieces = 0.0;
+    let val_renderer = renderer
+        .with_config(val_synth)
+        .map_err(TrainError::Config)?;
     let mut validation = vec![validate(
-        &renderer,
+        &val_renderer,
         VAL_A_SEED,
         "a: synthetic, training piece sets",
         "a",
     )?];
     if !heldout_sets.is_empty() {
-        let rb = Renderer::new(heldout_sets, cfg.synth).map_err(TrainError::Config)?;
+        let rb = Renderer::new(heldout_sets, val_synth).map_err(TrainError::Config)?;
         validation.push(validate(
             &rb,
             VAL_B_SEED,

@@ -1,0 +1,200 @@
+//! Restyled piece sets, training augmentations that give the classifier more styles than
+//! the sets we can fetch.
+//!
+//! Tint: the 120-odd piece sets we can fetch are nearly all
+//! drawn white-and-black, but real boards show cream and brown men, red and white ones,
+//! grey and blue. A tinted board redraws each colour's pieces as a duotone of their own
+//! lightness: white men run from a dark line colour to a light body colour, black men from
+//! a dark body colour to a light highlight colour. White's body stays clearly lighter than
+//! black's, so colour is still readable, but not from one fixed shade.
+//!
+//! Stretch: sets differ in proportions (KDE Knights' Staunton men are tall and thin, a
+//! bishop there is as narrow as a pawn elsewhere); a stretched board draws all its pieces
+//! narrower or wider and a little taller or shorter, so shape, not width, tells the roles.
+
+use rand::{Rng, RngExt};
+use resvg::tiny_skia::{ColorU8, FilterQuality, Pixmap, PixmapPaint, Transform};
+use shakmaty::Color;
+
+/// The two duotones of one board (one style per board, as a piece set has).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PieceTint {
+    /// White pieces: (darkest, lightest) colour.
+    white: ([f32; 3], [f32; 3]),
+    /// Black pieces: (darkest, lightest) colour, or `None` to leave them as drawn.
+    black: Option<([f32; 3], [f32; 3])>,
+}
+
+/// An RGB colour from hue (0..1), saturation and value.
+fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
+    let i = (h * 6.0).floor();
+    let f = h * 6.0 - i;
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));
+    let rgb = match i as i32 % 6 {
+        0 => [v, t, p],
+        1 => [q, v, p],
+        2 => [p, v, t],
+        3 => [p, q, v],
+        4 => [t, p, v],
+        _ => [v, p, q],
+    };
+    rgb.map(|c| c * 255.0)
+}
+
+impl PieceTint {
+    /// A random tint: a light body for white (cream, grey, pale colours), and for black, in
+    /// three boards of four, a dark body of any hue (brown, red, navy, green, grey).
+    pub fn random(rng: &mut impl Rng) -> PieceTint {
+        let line = hsv(
+            rng.random(),
+            rng.random_range(0.0..0.6),
+            rng.random_range(0.0..0.3),
+        );
+        let body = hsv(
+            rng.random(),
+            rng.random_range(0.0..0.3),
+            rng.random_range(0.8..1.0),
+        );
+        let black = rng.random_bool(0.75).then(|| {
+            let dark = hsv(
+                rng.random(),
+                rng.random_range(0.0..0.85),
+                rng.random_range(0.08..0.4),
+            );
+            let light = hsv(
+                rng.random(),
+                rng.random_range(0.0..0.3),
+                rng.random_range(0.7..1.0),
+            );
+            (dark, light)
+        });
+        PieceTint {
+            white: (line, body),
+            black,
+        }
+    }
+
+    /// Whether pieces of `color` change.
+    pub fn tints(&self, color: Color) -> bool {
+        color == Color::White || self.black.is_some()
+    }
+
+    /// `src` (a piece of `color`, premultiplied) with its pixels mapped through the duotone.
+    pub fn apply(&self, src: &Pixmap, color: Color) -> Pixmap {
+        let mut out = src.clone();
+        let (lo, hi) = match color {
+            Color::White => self.white,
+            Color::Black => match self.black {
+                Some(pair) => pair,
+                None => return out,
+            },
+        };
+        for p in out.pixels_mut() {
+            let c = p.demultiply();
+            if c.alpha() == 0 {
+                continue;
+            }
+            let l = (0.299 * c.red() as f32 + 0.587 * c.green() as f32 + 0.114 * c.blue() as f32)
+                / 255.0;
+            let [r, g, b] =
+                [0, 1, 2].map(|k| (lo[k] + (hi[k] - lo[k]) * l).round().clamp(0.0, 255.0) as u8);
+            *p = ColorU8::from_rgba(r, g, b, c.alpha()).premultiply();
+        }
+        out
+    }
+}
+
+/// The proportions of one board's pieces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PieceStretch {
+    /// Width factor.
+    x: f32,
+    /// Height factor (at most 1: a piece never grows out of its square).
+    y: f32,
+}
+
+impl PieceStretch {
+    /// A random stretch: width 0.65..1.25 of the drawn piece, height 0.85..1.
+    pub fn random(rng: &mut impl Rng) -> PieceStretch {
+        PieceStretch {
+            x: rng.random_range(0.65..1.25),
+            y: rng.random_range(0.85..1.0),
+        }
+    }
+
+    /// `src` redrawn on a canvas of the same size, scaled about its centre horizontally
+    /// and about its foot (the bottom edge) vertically, so a shorter piece still stands
+    /// where it stood.
+    pub fn apply(&self, src: &Pixmap) -> Pixmap {
+        let (w, h) = (src.width() as f32, src.height() as f32);
+        let Some(mut out) = Pixmap::new(src.width(), src.height()) else {
+            return src.clone();
+        };
+        let transform = Transform::from_row(
+            self.x,
+            0.0,
+            0.0,
+            self.y,
+            w / 2.0 * (1.0 - self.x),
+            h * (1.0 - self.y),
+        );
+        let paint = PixmapPaint {
+            quality: FilterQuality::Bilinear,
+            ..Default::default()
+        };
+        out.draw_pixmap(0, 0, src.as_ref(), &paint, transform, None);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn white_bodies_stay_lighter_than_black_bodies() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let luma = |c: [f32; 3]| 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+        for _ in 0..500 {
+            let t = PieceTint::random(&mut rng);
+            if let Some((dark, _)) = t.black {
+                assert!(luma(t.white.1) > luma(dark) + 40.0, "{t:?}");
+            }
+            assert!(luma(t.white.1) > luma(t.white.0) + 70.0, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn a_white_body_takes_the_tint_and_lines_stay_dark() {
+        let mut pm = Pixmap::new(2, 1).unwrap();
+        pm.pixels_mut()[0] = ColorU8::from_rgba(255, 255, 255, 255).premultiply();
+        pm.pixels_mut()[1] = ColorU8::from_rgba(0, 0, 0, 255).premultiply();
+        let t = PieceTint {
+            white: ([10.0, 0.0, 0.0], [240.0, 220.0, 180.0]),
+            black: None,
+        };
+        let out = t.apply(&pm, Color::White);
+        let px = |i: usize| out.pixels()[i].demultiply();
+        assert_eq!((px(0).red(), px(0).green(), px(0).blue()), (240, 220, 180));
+        assert_eq!((px(1).red(), px(1).green(), px(1).blue()), (10, 0, 0));
+        assert!(!t.tints(Color::Black));
+        assert_eq!(t.apply(&pm, Color::Black).data(), pm.data());
+    }
+
+    #[test]
+    fn a_narrower_piece_keeps_its_centre_and_its_foot() {
+        // An opaque 20x20 block, bottom-centred on a 40x40 canvas.
+        let mut pm = Pixmap::new(40, 40).unwrap();
+        for y in 20..40 {
+            for x in 10..30 {
+                pm.pixels_mut()[y * 40 + x] = ColorU8::from_rgba(0, 0, 0, 255).premultiply();
+            }
+        }
+        let out = PieceStretch { x: 0.5, y: 0.75 }.apply(&pm);
+        let solid = |x: usize, y: usize| out.pixels()[y * 40 + x].alpha() > 200;
+        // Width 20 -> 10, centred: x 15..25. Height 20 -> 15, standing on the bottom: y 25..40.
+        assert!(solid(16, 39) && solid(23, 26) && solid(20, 30));
+        assert!(!solid(12, 30) && !solid(27, 30) && !solid(20, 22));
+    }
+}
