@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# The GPU check of issue #4: train on burn-wgpu for real, on a lent GPU machine (see
-# ../.library/device/README.md beside the checkout). Two halves, because that machine reaches
-# no registry and its time is short:
+# The GPU work of issue #4 on a lent GPU machine (see ../.library/device/README.md beside the
+# checkout). Two halves, because that machine reaches no registry and its time is short:
 #
 #   bash benches/gpu-check.sh prepare   # here: builds train with --features wgpu and puts it,
-#                                       # the Vulkan loader packages and the piece sets in .gpu/
+#                                       # the Vulkan loader packages, every fetched piece set
+#                                       # and the GPU recipe in .gpu/
 #   bash benches/gpu-check.sh run       # there: what the device tool runs, with carry [".gpu"]
 #
-# `run` trains the shipped architecture from scratch on the GPU for $GPU_STEPS steps (default
-# 2000, batch 128, the full default synth mix on the machine's CPUs), then validates on sets
-# (a) and (b); the log, the metrics and the card land in $OUT (the device tool brings them
-# back). Compare `crops/s` and the card with a CPU run of the same command (BENCHMARKS.md).
+# MODE=check (default): trains the shipped architecture from scratch for $GPU_STEPS steps
+# (default 2000, batch 128, the full default synth mix on the machine's CPUs) on the
+# project's set and lichess's, then validates on (a) and (b): does the GPU path train, and
+# how fast (compare `crops/s` with a CPU run, BENCHMARKS.md).
+# MODE=train: the real run. The second model's architecture ([32, 64, 128] x2) from
+# scratch on every training set of the shipped recipe ($P + N7 + M7 of BENCHMARKS.md, the
+# six held-out lichess sets kept out) with piece tint and stretch. A 100-step probe times
+# the machine, then the run gets as many steps as fit in $GPU_SECONDS (default 400) of
+# training. Everything lands in $OUT/run.tar.gz (the device tool returns 8 files at most);
+# here: tar -xzf run.tar.gz, then `train --init run --steps 0 $P $H` and infer eval.
+#
+# Dry run here without a GPU: SKIP_BUILD=1 bash benches/gpu-check.sh prepare (packs the
+# CPU build), then OUT=/tmp/o GPU_BACKEND=flex GPU_SECONDS=20 MODE=train bash
+# benches/gpu-check.sh run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=.gpu
@@ -19,7 +29,7 @@ case "${1:-}" in
 prepare)
   grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
   rm -rf "$dir" && mkdir -p "$dir/gl" "$dir/pieces"
-  cargo build --release --features wgpu --bin train
+  [ -n "${SKIP_BUILD:-}" ] || cargo build --release --features wgpu --bin train
   # ~80 MB with the GPU stack; compressed, it fits the 64 MiB the device tool carries.
   gzip -c target/release/train > "$dir/train.gz"
   # The loader libraries (the driver itself is on the machine).
@@ -31,13 +41,44 @@ prepare)
   (cd "$dir/gl" && apt-get $o download libvulkan1 >/dev/null)
   cp -r data/pieces/fenscan "$dir/pieces/"
   if [ -d ../shared/pieces/lichess ]; then cp -r ../shared/pieces/lichess "$dir/pieces/"; fi
+  # MODE=train's sets, packed (fonts are most of the ~20 MB): $P's folders, and N7 and M7
+  # as folders of copies under the names the cards use.
+  if [ -d data/pieces-extra/more ]; then
+    all="$dir/all"; mkdir -p "$all/n7" "$all/m7"
+    for f in pychess npm dreamchess fonts eboard scid; do cp -rL "data/pieces-extra/$f" "$all/"; done
+    for s in alfaerie green luffy santa; do cp -rL "data/pieces-extra/pychess-data/$s" "$all/n7/"; done
+    cp -rL data/pieces-extra/chessboard-image/sakura "$all/n7/cbi-sakura"
+    cp -rL data/pieces-extra/chessboard-image/uscf "$all/n7/cbi-uscf"
+    cp -rL data/pieces-extra/xboard/default "$all/n7/xboard-default"
+    for s in gnome-simple knights-gray knights-plain knights-xboard2 pychess-fantasy_alt \
+      pychess-prmi unicode-notosanssymbols2; do cp -rL "data/pieces-extra/more/$s" "$all/m7/"; done
+    tar -czf "$dir/all.tar.gz" -C "$dir" all && rm -rf "$all"
+    # The recipe: the shipped second model's training config, with the session-9
+    # augmentations and a validation of the usual 150 boards a set.
+    python3 - checkpoints/default/second/training.json "$dir/recipe.json" "$dir/probe.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["synth"]["look"]["tinted_pieces"] = 0.15
+c["synth"]["look"]["stretched_pieces"] = 0.2
+c["val_boards"] = 150
+c["learning_rate"] = 0.003
+c["checkpoint_every"] = 1000
+json.dump(c, open(sys.argv[2], "w"), indent=1)
+c["val_boards"] = 2
+json.dump(c, open(sys.argv[3], "w"), indent=1)
+PY
+  else
+    echo "(no data/pieces-extra/more: run data/fetch-pieces first for MODE=train)" >&2
+  fi
   du -sh "$dir"
   ;;
 run)
   : "${OUT:?run this on the device machine (OUT is its result folder)}"
   gunzip -c "$dir/train.gz" > /tmp/fenscan-train && chmod +x /tmp/fenscan-train
-  for f in "$dir"/gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
+  if [ "${GPU_BACKEND:-wgpu}" = wgpu ]; then
+    for f in "$dir"/gl/*.deb; do dpkg -x "$f" /; done
+    ldconfig
+  fi
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/gpu.txt" || true
   pieces=(--pieces "$dir/pieces/fenscan")
@@ -46,8 +87,32 @@ run)
     pieces+=(--pieces "$dir/pieces/lichess")
     holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
   fi
+  backend=${GPU_BACKEND:-wgpu}
+  if [ "${MODE:-check}" = train ]; then
+    rm -rf /tmp/all /tmp/probe /tmp/run  # a rerun on a warm machine starts clean
+    tar -xzf "$dir/all.tar.gz" -C /tmp
+    a=/tmp/all
+    pieces=(--pieces "$dir/pieces/fenscan" --pieces "$dir/pieces/lichess")
+    for f in pychess npm dreamchess fonts eboard scid n7 m7; do pieces+=(--pieces "$a/$f"); done
+    holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
+    # Probe: 100 steps with a token validation, to size the run to the time left (awk, not
+    # python: that machine may have none).
+    t0=$(date +%s.%N)
+    /tmp/fenscan-train --backend "$backend" --out /tmp/probe --config "$dir/probe.json" "${pieces[@]}" \
+      "${holdout[@]}" --steps 100 --seed 1 > "$OUT/probe.log" 2>&1
+    t1=$(date +%s.%N)
+    steps=$(awk -v a="$t0" -v b="$t1" -v s="${GPU_SECONDS:-400}" \
+      'BEGIN { n = int(s * 100 / (b - a) / 100) * 100; print (n < 200 ? 200 : n) }')
+    echo "gpu-train: probe 100 steps in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s; running $steps steps" | tee "$OUT/train.log"
+    start=$(date +%s)
+    /tmp/fenscan-train --backend "$backend" --out /tmp/run --config "$dir/recipe.json" "${pieces[@]}" \
+      "${holdout[@]}" --steps "$steps" --seed 21 2>&1 | tee -a "$OUT/train.log" || true
+    echo "gpu-train: $(( $(date +%s) - start )) s for $steps steps" | tee -a "$OUT/train.log"
+    tar -czf "$OUT/run.tar.gz" -C /tmp run
+    exit 0
+  fi
   start=$(date +%s)
-  /tmp/fenscan-train --backend wgpu --out "$OUT/run" "${pieces[@]}" "${holdout[@]}" \
+  /tmp/fenscan-train --backend "$backend" --out "$OUT/run" "${pieces[@]}" "${holdout[@]}" \
     --steps "${GPU_STEPS:-2000}" --seed 1 2>&1 | tee "$OUT/train.log"
   echo "gpu-check: $(( $(date +%s) - start )) s for ${GPU_STEPS:-2000} steps" | tee -a "$OUT/train.log"
   ;;
