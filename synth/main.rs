@@ -153,14 +153,10 @@ fn run(opts: Opts) -> Result<()> {
             style,
             overwrite,
         } => {
-            if out.exists() && !overwrite {
-                bail!("{} exists: pass --overwrite to replace it", out.display());
-            }
+            refuse_overwrite(&out, overwrite)?;
             let renderer = load_renderer(&style)?;
             let sheet = fenscan::render::sheet::contact_sheet(&renderer, seed, count.clamp(1, 400));
-            let bytes = fenscan::io::png_bytes(&sheet)?;
-            fenscan::io::atomic_write(&out, &bytes)
-                .with_context(|| format!("cannot write {}", out.display()))?;
+            write_png(&out, &sheet)?;
             eprintln!("wrote {} ({} samples)", out.display(), count);
             Ok(())
         }
@@ -169,18 +165,28 @@ fn run(opts: Opts) -> Result<()> {
             pieces,
             overwrite,
         } => {
-            if out.exists() && !overwrite {
-                bail!("{} exists: pass --overwrite to replace it", out.display());
-            }
+            refuse_overwrite(&out, overwrite)?;
             let sets = PieceSet::load_dirs(&pieces)?;
-            let sheet = fenscan::render::sheet::piece_sheet(&sets);
-            let bytes = fenscan::io::png_bytes(&sheet)?;
-            fenscan::io::atomic_write(&out, &bytes)
-                .with_context(|| format!("cannot write {}", out.display()))?;
+            write_png(&out, &fenscan::render::sheet::piece_sheet(&sets))?;
             eprintln!("wrote {} ({} sets)", out.display(), sets.len());
             Ok(())
         }
     }
+}
+
+/// Checked before any work: an existing file is replaced only when asked.
+fn refuse_overwrite(out: &std::path::Path, overwrite: bool) -> Result<()> {
+    if out.exists() && !overwrite {
+        bail!("{} exists: pass --overwrite to replace it", out.display());
+    }
+    Ok(())
+}
+
+/// Writes `img` as a PNG, atomically.
+fn write_png(out: &std::path::Path, img: &image::RgbImage) -> Result<()> {
+    let bytes = fenscan::io::png_bytes(img)?;
+    fenscan::io::atomic_write(out, &bytes)
+        .with_context(|| format!("cannot write {}", out.display()))
 }
 
 fn generate(args: RunArgs, kind: DatasetKind, jitter: Option<f32>) -> Result<()> {

@@ -41,31 +41,26 @@ fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
     rgb.map(|c| c * 255.0)
 }
 
+/// A colour of any hue with saturation and value drawn from the given ranges.
+fn random_colour(
+    rng: &mut impl Rng,
+    saturation: std::ops::Range<f32>,
+    value: std::ops::Range<f32>,
+) -> [f32; 3] {
+    let hue = rng.random();
+    let s = rng.random_range(saturation);
+    hsv(hue, s, rng.random_range(value))
+}
+
 impl PieceTint {
     /// A random tint: a light body for white (cream, grey, pale colours), and for black, in
     /// three boards of four, a dark body of any hue (brown, red, navy, green, grey).
     pub fn random(rng: &mut impl Rng) -> PieceTint {
-        let line = hsv(
-            rng.random(),
-            rng.random_range(0.0..0.6),
-            rng.random_range(0.0..0.3),
-        );
-        let body = hsv(
-            rng.random(),
-            rng.random_range(0.0..0.3),
-            rng.random_range(0.8..1.0),
-        );
+        let line = random_colour(rng, 0.0..0.6, 0.0..0.3);
+        let body = random_colour(rng, 0.0..0.3, 0.8..1.0);
         let black = rng.random_bool(0.75).then(|| {
-            let dark = hsv(
-                rng.random(),
-                rng.random_range(0.0..0.85),
-                rng.random_range(0.08..0.4),
-            );
-            let light = hsv(
-                rng.random(),
-                rng.random_range(0.0..0.3),
-                rng.random_range(0.7..1.0),
-            );
+            let dark = random_colour(rng, 0.0..0.85, 0.08..0.4);
+            let light = random_colour(rng, 0.0..0.3, 0.7..1.0);
             (dark, light)
         });
         PieceTint {
