@@ -366,6 +366,13 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     restyled.look.tinted_pieces = 1.0;
     restyled.look.stretched_pieces = 1.0;
     let (a, b) = (renderer(plain), renderer(restyled));
+    // Validation's config: with both off, the very same bytes as never asking.
+    let validation = b
+        .with_config(restyled.without_training_augmentations())
+        .unwrap();
+    for i in 0..3 {
+        assert_eq!(validation.render(5, i).image, a.render(5, i).image);
+    }
     for i in 0..3 {
         let (x, y) = (a.render(5, i), b.render(5, i));
         assert!(!x.overlays.iter().any(|o| o.ends_with("_pieces")));

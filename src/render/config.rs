@@ -243,6 +243,14 @@ pub struct SynthConfig {
 }
 
 impl SynthConfig {
+    /// This config with the training-only augmentations (piece tint and stretch) off: what
+    /// validation sets and infer-like data are drawn with.
+    pub fn without_training_augmentations(mut self) -> SynthConfig {
+        self.look.tinted_pieces = 0.0;
+        self.look.stretched_pieces = 0.0;
+        self
+    }
+
     /// Checks that every probability is in 0..=1 and sizes make sense.
     pub fn validate(&self) -> Result<(), String> {
         let probs = [

@@ -52,6 +52,13 @@ fn no_key() -> Key {
     Key::None
 }
 
+/// Parses an SVG file (usvg reads gzip-compressed `.svgz` as well).
+fn read_svg(path: &Path) -> Result<resvg::usvg::Tree, String> {
+    let data = std::fs::read(path).map_err(|e| e.to_string())?;
+    resvg::usvg::Tree::from_data(&data, &resvg::usvg::Options::default())
+        .map_err(|e| format!("not a usable SVG: {e}"))
+}
+
 /// Renders the 12 pieces that an SVG holds as elements with ids (KDE Knights' themes keep
 /// pieces and board tiles in one file). All are drawn at one scale into cells of one size,
 /// on a shared base line, so a pawn stays smaller than a king. An element's geometric box
@@ -62,10 +69,7 @@ fn load_svg_by_ids(
     ids: &std::collections::BTreeMap<String, String>,
 ) -> Result<Vec<Pixmap>, String> {
     use resvg::tiny_skia::Transform;
-    let data = std::fs::read(path).map_err(|e| e.to_string())?;
-    // usvg reads gzip-compressed SVG (.svgz) as well.
-    let tree = resvg::usvg::Tree::from_data(&data, &resvg::usvg::Options::default())
-        .map_err(|e| format!("not a usable SVG: {e}"))?;
+    let tree = read_svg(path)?;
     let mut nodes = Vec::with_capacity(12);
     for class in &SquareClass::ALL[1..] {
         let id = ids
@@ -137,9 +141,7 @@ const SVG_CELL: f32 = 160.0;
 /// Renders an SVG sprite sheet so that each of its `cols` x `rows` cells is [`SVG_CELL`]
 /// pixels wide.
 fn render_svg_sheet(path: &Path, cols: u32, rows: u32) -> Result<RgbaImage, String> {
-    let data = std::fs::read(path).map_err(|e| e.to_string())?;
-    let tree = resvg::usvg::Tree::from_data(&data, &resvg::usvg::Options::default())
-        .map_err(|e| format!("not a usable SVG: {e}"))?;
+    let tree = read_svg(path)?;
     let size = tree.size();
     if cols == 0 || rows == 0 || size.width() <= 0.0 || size.height() <= 0.0 {
         return Err("the SVG or its grid has no size".into());

@@ -444,9 +444,8 @@ pub fn train(
         Ok::<_, TrainError>((name.to_string(), metrics))
     };
     // Validation draws what infer meets, without training-only augmentations (piece
-    // tint), so that (a) and (b) compare across runs with and without them.
-    let mut val_synth = cfg.synth;
-    val_synth.look.tinted_pieces = 0.0;
+    // tint and stretch), so that (a) and (b) compare across runs with and without them.
+    let val_synth = cfg.synth.without_training_augmentations();
     let val_renderer = renderer
         .with_config(val_synth)
         .map_err(TrainError::Config)?;
