@@ -365,8 +365,9 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     let mut restyled = plain;
     restyled.look.tinted_pieces = 1.0;
     restyled.look.stretched_pieces = 1.0;
+    restyled.look.mirrored_pieces = 1.0;
     let (a, b) = (renderer(plain), renderer(restyled));
-    // Validation's config: with both off, the very same bytes as never asking.
+    // Validation's config: with all three off, the very same bytes as never asking.
     let validation = b
         .with_config(restyled.without_training_augmentations())
         .unwrap();
@@ -382,6 +383,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
             y.overlays
         );
         assert!(y.overlays.contains(&"stretched_pieces".to_string()));
+        assert!(y.overlays.contains(&"mirrored_pieces".to_string()));
         // The same position (drawn before the look); the pixels differ.
         assert_eq!(x.placement, y.placement);
         assert_ne!(x.image, y.image);

@@ -81,6 +81,8 @@ pub struct BoardLook<'a> {
     pub tint: Option<super::restyle::PieceTint>,
     /// Pieces drawn in other proportions (training augmentation), if any.
     pub stretch: Option<super::restyle::PieceStretch>,
+    /// Pieces drawn mirrored left to right (training augmentation).
+    pub mirror: bool,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -182,6 +184,16 @@ pub fn draw_board(
     if look.stretch.is_some() {
         overlays.push("stretched_pieces".into());
     }
+    if look.mirror {
+        overlays.push("mirrored_pieces".into());
+    }
+    // A mirror is a stretch by -1 across the piece's centre line: one resampling for both.
+    let reshape = match (look.stretch, look.mirror) {
+        (Some(stretch), true) => Some(stretch.mirrored()),
+        (Some(stretch), false) => Some(stretch),
+        (None, true) => Some(super::restyle::PieceStretch::MIRROR),
+        (None, false) => None,
+    };
     let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
@@ -203,7 +215,7 @@ pub fn draw_board(
             // A typeset glyph carries its square's pattern: restyling it would restyle
             // the square too.
             let restyle = !typeset;
-            if let Some(stretch) = look.stretch.as_ref().filter(|_| restyle) {
+            if let Some(stretch) = reshape.as_ref().filter(|_| restyle) {
                 img = once_per_raster(&mut stretched, &img, |src| stretch.apply(src));
             }
             if let (Some(tint), SquareClass::Piece(p)) = (&look.tint, class)

@@ -95,6 +95,10 @@ pub struct LookConfig {
     /// Share of boards whose pieces are drawn narrower or wider (0.65..1.25) and a little
     /// shorter (`render::restyle`). A training augmentation like `tinted_pieces`: default 0.
     pub stretched_pieces: f64,
+    /// Share of boards whose pieces are drawn mirrored left to right (knights facing the
+    /// other way, a bishop's cut on the other side; `render::restyle`). A training
+    /// augmentation like `tinted_pieces`: default 0.
+    pub mirrored_pieces: f64,
 }
 
 impl Default for LookConfig {
@@ -110,6 +114,7 @@ impl Default for LookConfig {
             shaded_pieces: 0.3,
             tinted_pieces: 0.0,
             stretched_pieces: 0.0,
+            mirrored_pieces: 0.0,
         }
     }
 }
@@ -243,11 +248,12 @@ pub struct SynthConfig {
 }
 
 impl SynthConfig {
-    /// This config with the training-only augmentations (piece tint and stretch) off: what
+    /// This config with the training-only augmentations (piece tint, stretch, mirror) off: what
     /// validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.tinted_pieces = 0.0;
         self.look.stretched_pieces = 0.0;
+        self.look.mirrored_pieces = 0.0;
         self
     }
 
@@ -274,6 +280,7 @@ impl SynthConfig {
             ("look.shaded_pieces", self.look.shaded_pieces),
             ("look.tinted_pieces", self.look.tinted_pieces),
             ("look.stretched_pieces", self.look.stretched_pieces),
+            ("look.mirrored_pieces", self.look.mirrored_pieces),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

@@ -243,6 +243,7 @@ impl Renderer {
             stretch: (cfg.look.stretched_pieces > 0.0
                 && rng.random_bool(cfg.look.stretched_pieces))
             .then(|| restyle::PieceStretch::random(rng)),
+            mirror: cfg.look.mirrored_pieces > 0.0 && rng.random_bool(cfg.look.mirrored_pieces),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

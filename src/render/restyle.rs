@@ -11,6 +11,9 @@
 //! Stretch: sets differ in proportions (KDE Knights' Staunton men are tall and thin, a
 //! bishop there is as narrow as a pawn elsewhere); a stretched board draws all its pieces
 //! narrower or wider and a little taller or shorter, so shape, not width, tells the roles.
+//!
+//! Mirror: most sets draw their knights facing left and cut their bishops' mitres one way;
+//! some face right. A mirrored board draws every piece flipped left to right.
 
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{ColorU8, FilterQuality, Pixmap, PixmapPaint, Transform};
@@ -109,6 +112,17 @@ pub struct PieceStretch {
 }
 
 impl PieceStretch {
+    /// The identity's mirror image: flipped left to right, same size.
+    pub const MIRROR: PieceStretch = PieceStretch { x: -1.0, y: 1.0 };
+
+    /// This stretch, then flipped left to right.
+    pub fn mirrored(self) -> PieceStretch {
+        PieceStretch {
+            x: -self.x,
+            y: self.y,
+        }
+    }
+
     /// A random stretch: width 0.65..1.25 of the drawn piece, height 0.85..1.
     pub fn random(rng: &mut impl Rng) -> PieceStretch {
         PieceStretch {
@@ -118,8 +132,8 @@ impl PieceStretch {
     }
 
     /// `src` redrawn on a canvas of the same size, scaled about its centre horizontally
-    /// and about its foot (the bottom edge) vertically, so a shorter piece still stands
-    /// where it stood.
+    /// (a negative width factor mirrors) and about its foot (the bottom edge) vertically,
+    /// so a shorter piece still stands where it stood.
     pub fn apply(&self, src: &Pixmap) -> Pixmap {
         let (w, h) = (src.width() as f32, src.height() as f32);
         let Some(mut out) = Pixmap::new(src.width(), src.height()) else {
@@ -191,5 +205,30 @@ mod tests {
         // Width 20 -> 10, centred: x 15..25. Height 20 -> 15, standing on the bottom: y 25..40.
         assert!(solid(16, 39) && solid(23, 26) && solid(20, 30));
         assert!(!solid(12, 30) && !solid(27, 30) && !solid(20, 22));
+    }
+
+    #[test]
+    fn a_mirrored_piece_is_flipped_in_place() {
+        // An L: a bar at the left (x 4..8, y 10..40) and a foot to the right (y 36..40).
+        let mut pm = Pixmap::new(40, 40).unwrap();
+        for y in 10..40 {
+            for x in 4..30 {
+                if x < 8 || y >= 36 {
+                    pm.pixels_mut()[y * 40 + x] = ColorU8::from_rgba(0, 0, 0, 255).premultiply();
+                }
+            }
+        }
+        let out = PieceStretch::MIRROR.apply(&pm);
+        for y in 0..40 {
+            for x in 0..40 {
+                assert_eq!(
+                    out.pixels()[y * 40 + x].alpha(),
+                    pm.pixels()[y * 40 + (39 - x)].alpha(),
+                    "({x}, {y})"
+                );
+            }
+        }
+        let both = PieceStretch { x: 0.5, y: 1.0 }.mirrored();
+        assert_eq!(both, PieceStretch { x: -0.5, y: 1.0 });
     }
 }
