@@ -79,10 +79,8 @@ pub struct BoardLook<'a> {
     pub shading: Option<PieceShading>,
     /// Recoloured pieces (training augmentation), if any.
     pub tint: Option<super::restyle::PieceTint>,
-    /// Pieces drawn in other proportions (training augmentation), if any.
+    /// Pieces drawn in other proportions or mirrored (training augmentations), if any.
     pub stretch: Option<super::restyle::PieceStretch>,
-    /// Pieces drawn mirrored left to right (training augmentation).
-    pub mirror: bool,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -181,19 +179,12 @@ pub fn draw_board(
     if look.tint.is_some() {
         overlays.push("tinted_pieces".into());
     }
-    if look.stretch.is_some() {
+    if look.stretch.is_some_and(|s| s.changes_proportions()) {
         overlays.push("stretched_pieces".into());
     }
-    if look.mirror {
+    if look.stretch.is_some_and(|s| s.is_mirrored()) {
         overlays.push("mirrored_pieces".into());
     }
-    // A mirror is a stretch by -1 across the piece's centre line: one resampling for both.
-    let reshape = match (look.stretch, look.mirror) {
-        (Some(stretch), true) => Some(stretch.mirrored()),
-        (Some(stretch), false) => Some(stretch),
-        (None, true) => Some(super::restyle::PieceStretch::MIRROR),
-        (None, false) => None,
-    };
     let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
@@ -215,7 +206,7 @@ pub fn draw_board(
             // A typeset glyph carries its square's pattern: restyling it would restyle
             // the square too.
             let restyle = !typeset;
-            if let Some(stretch) = reshape.as_ref().filter(|_| restyle) {
+            if let Some(stretch) = look.stretch.as_ref().filter(|_| restyle) {
                 img = once_per_raster(&mut stretched, &img, |src| stretch.apply(src));
             }
             if let (Some(tint), SquareClass::Piece(p)) = (&look.tint, class)

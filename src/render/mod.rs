@@ -240,10 +240,18 @@ impl Renderer {
             // Drawn only when asked for, so that sets made without it keep their bytes.
             tint: (cfg.look.tinted_pieces > 0.0 && rng.random_bool(cfg.look.tinted_pieces))
                 .then(|| restyle::PieceTint::random(rng)),
-            stretch: (cfg.look.stretched_pieces > 0.0
-                && rng.random_bool(cfg.look.stretched_pieces))
-            .then(|| restyle::PieceStretch::random(rng)),
-            mirror: cfg.look.mirrored_pieces > 0.0 && rng.random_bool(cfg.look.mirrored_pieces),
+            stretch: {
+                let stretch = (cfg.look.stretched_pieces > 0.0
+                    && rng.random_bool(cfg.look.stretched_pieces))
+                .then(|| restyle::PieceStretch::random(rng));
+                // A mirror is a stretch by -1 across the piece's centre line: one
+                // resampling draws both.
+                if cfg.look.mirrored_pieces > 0.0 && rng.random_bool(cfg.look.mirrored_pieces) {
+                    Some(stretch.unwrap_or(restyle::PieceStretch::NONE).mirrored())
+                } else {
+                    stretch
+                }
+            },
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

@@ -13,7 +13,8 @@
 //! narrower or wider and a little taller or shorter, so shape, not width, tells the roles.
 //!
 //! Mirror: most sets draw their knights facing left and cut their bishops' mitres one way;
-//! some face right. A mirrored board draws every piece flipped left to right.
+//! some face right. A mirrored board draws every piece flipped left to right (a stretch
+//! with a negative width).
 
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{ColorU8, FilterQuality, Pixmap, PixmapPaint, Transform};
@@ -112,8 +113,8 @@ pub struct PieceStretch {
 }
 
 impl PieceStretch {
-    /// The identity's mirror image: flipped left to right, same size.
-    pub const MIRROR: PieceStretch = PieceStretch { x: -1.0, y: 1.0 };
+    /// The piece as drawn.
+    pub const NONE: PieceStretch = PieceStretch { x: 1.0, y: 1.0 };
 
     /// This stretch, then flipped left to right.
     pub fn mirrored(self) -> PieceStretch {
@@ -121,6 +122,16 @@ impl PieceStretch {
             x: -self.x,
             y: self.y,
         }
+    }
+
+    /// Whether pieces come out flipped left to right.
+    pub fn is_mirrored(&self) -> bool {
+        self.x < 0.0
+    }
+
+    /// Whether pieces come out narrower, wider or shorter than drawn.
+    pub fn changes_proportions(&self) -> bool {
+        self.x.abs() != 1.0 || self.y != 1.0
     }
 
     /// A random stretch: width 0.65..1.25 of the drawn piece, height 0.85..1.
@@ -218,7 +229,9 @@ mod tests {
                 }
             }
         }
-        let out = PieceStretch::MIRROR.apply(&pm);
+        let mirror = PieceStretch::NONE.mirrored();
+        assert!(mirror.is_mirrored() && !mirror.changes_proportions());
+        let out = mirror.apply(&pm);
         for y in 0..40 {
             for x in 0..40 {
                 assert_eq!(
@@ -230,5 +243,6 @@ mod tests {
         }
         let both = PieceStretch { x: 0.5, y: 1.0 }.mirrored();
         assert_eq!(both, PieceStretch { x: -0.5, y: 1.0 });
+        assert!(both.is_mirrored() && both.changes_proportions());
     }
 }

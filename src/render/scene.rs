@@ -288,7 +288,6 @@ fn second_board(
             shading: None,
             tint: None,
             stretch: None,
-            mirror: false,
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {
