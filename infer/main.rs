@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
-use fenscan::classifier::Backend;
+use fenscan::classifier::{BUILTIN_NAME, Backend, Classifier};
 use fenscan::fen::check::check_text;
 use fenscan::fen::parse::parse_fen;
 use fenscan::lookalike::LookalikeConfig;
@@ -72,9 +72,10 @@ enum Command {
 
 #[derive(Args)]
 struct ModelArgs {
-    /// Checkpoint folder (config.json + model.bpk).
-    #[arg(long, default_value = "checkpoints/default")]
-    checkpoint: PathBuf,
+    /// Checkpoint folder (config.json + model.bpk) [default: the shipped checkpoint,
+    /// checkpoints/default as it was when this program was built, which is built in].
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
     /// Compute backend: flex (CPU), ndarray (CPU), wgpu (GPU; --features wgpu).
     #[arg(long, default_value = "flex")]
     backend: Backend,
@@ -158,13 +159,19 @@ fn run(opts: Opts) -> Result<Exit> {
     }
 }
 
-/// The checkpoint: as given, or beside the executable's source tree when the default
-/// relative path does not exist from here.
-fn checkpoint_path(p: &Path) -> PathBuf {
-    if p.exists() || p != Path::new("checkpoints/default") {
-        return p.to_path_buf();
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+/// The pipeline with the checkpoint `--checkpoint` names, or the built-in one, and how
+/// reports name it.
+fn load_recognizer(model: &ModelArgs) -> Result<(Recognizer, String)> {
+    Ok(match &model.checkpoint {
+        Some(dir) => (
+            Recognizer::load(dir, model.backend)?,
+            dir.display().to_string(),
+        ),
+        None => (
+            Recognizer::new(Classifier::builtin(model.backend)?),
+            BUILTIN_NAME.to_string(),
+        ),
+    })
 }
 
 fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
@@ -280,7 +287,7 @@ fn read(a: ReadArgs) -> Result<Exit> {
     }
     let mut opts = recognize_options(&a.model);
     opts.fields = fen_fields(&a)?;
-    let recognizer = Recognizer::load(&checkpoint_path(&a.model.checkpoint), a.model.backend)?;
+    let (recognizer, _) = load_recognizer(&a.model)?;
     let many = files.len() > 1;
     let pb = if many {
         ProgressBar::new(files.len() as u64)
@@ -304,7 +311,7 @@ fn eval(set: &Path, report: Option<&Path>, model: &ModelArgs) -> Result<Exit> {
     if images.is_empty() {
         bail!("{}: no labelled images", set.display());
     }
-    let recognizer = Recognizer::load(&checkpoint_path(&model.checkpoint), model.backend)?;
+    let (recognizer, name) = load_recognizer(model)?;
     let opts = recognize_options(model);
     let pb = ProgressBar::new(images.len() as u64);
     let r = fenscan::eval::evaluate(&recognizer, &images, &opts, &|| pb.inc(1));
@@ -313,7 +320,7 @@ fn eval(set: &Path, report: Option<&Path>, model: &ModelArgs) -> Result<Exit> {
         &r,
         &format!(
             "Evaluation of {}{} on {}",
-            model.checkpoint.display(),
+            name,
             match recognizer.classifier().second_opinion() {
                 Some(o) => format!(
                     " (with its second model on squares below {}, weight {})",

@@ -27,6 +27,26 @@ fn tiny_spec() -> ModelSpec {
 }
 
 #[test]
+fn builtin_checkpoint_is_the_shipped_one() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
+    let disk = Classifier::load(&dir, Backend::Flex).unwrap();
+    let builtin = Classifier::builtin(Backend::Flex).expect("the built-in checkpoint loads");
+    assert_eq!(builtin.spec(), disk.spec());
+    assert_eq!(builtin.second_opinion(), disk.second_opinion());
+    // Noisy crops, so that both models are asked (a plain crop is empty without a model).
+    let n = disk.crop().size;
+    let crops: Vec<image::RgbImage> = (0..8u32)
+        .map(|k| {
+            image::RgbImage::from_fn(n, n, |x, y| {
+                let v = ((x * 37 + y * 91 + k * 53) % 251) as u8;
+                image::Rgb([v, v.wrapping_mul(3), 255 - v])
+            })
+        })
+        .collect();
+    assert_eq!(builtin.probabilities(&crops), disk.probabilities(&crops));
+}
+
+#[test]
 fn shipped_checkpoint_loads() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
     let c = Classifier::load(&dir, Backend::Flex)

@@ -7,7 +7,7 @@ use fenscan::classifier::Backend;
 use fenscan::recognize::{RecognizeOptions, Recognizer};
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 
-use crate::util::{TempDir, assert_exit, run_bin, screenshot_degradations};
+use crate::util::{TempDir, assert_exit, run_bin, run_bin_in, screenshot_degradations};
 
 fn shipped() -> Recognizer {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
@@ -18,7 +18,13 @@ fn shipped() -> Recognizer {
 fn readme_sample_gives_its_fen() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples");
     let expected = std::fs::read_to_string(dir.join("sample.fen")).unwrap();
-    let out = run_bin("infer", &[dir.join("sample.png").to_str().unwrap()]);
+    // From a folder without checkpoints/: the shipped checkpoint is built in.
+    let elsewhere = TempDir::new("elsewhere");
+    let out = run_bin_in(
+        "infer",
+        &elsewhere.0,
+        &[dir.join("sample.png").to_str().unwrap()],
+    );
     assert_exit(&out, 0);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), expected.trim());
 }

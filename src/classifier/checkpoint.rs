@@ -96,8 +96,13 @@ pub fn read_spec(dir: &Path) -> Result<ModelSpec, CheckpointError> {
         path: path.clone(),
         reason: e.to_string(),
     })?;
+    parse_spec(&text, path)
+}
+
+/// Parses and checks the text of a `config.json`; `path` names it in errors.
+pub fn parse_spec(text: &str, path: PathBuf) -> Result<ModelSpec, CheckpointError> {
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| CheckpointError::BadConfig {
+        serde_json::from_str(text).map_err(|e| CheckpointError::BadConfig {
             path: path.clone(),
             reason: e.to_string(),
         })?;
@@ -145,21 +150,38 @@ pub fn load_model(
             file: "model.bpk",
         });
     }
+    let bytes = std::fs::read(&path).map_err(|e| CheckpointError::Weights {
+        path: path.clone(),
+        reason: e.to_string(),
+    })?;
+    let model = model_from_bytes(&spec, bytes, path, device)?;
+    Ok((spec, model))
+}
+
+/// Builds the model `spec` describes with the weights in `bytes` (a burnpack file's
+/// contents; `path` names it in errors). Never panics on bad bytes.
+pub fn model_from_bytes(
+    spec: &ModelSpec,
+    bytes: Vec<u8>,
+    path: PathBuf,
+    device: &Device,
+) -> Result<SquareClassifier, CheckpointError> {
     let weights = |reason: String| CheckpointError::Weights {
         path: path.clone(),
         reason,
     };
-    // ModuleRecord::load/try_load_record report errors; load_record would panic.
-    let record = std::panic::catch_unwind(|| ModuleRecord::load(&path))
-        .map_err(|_| weights("the burnpack reader failed on this file".into()))?
-        .map_err(|e| weights(e.to_string()))?;
+    // ModuleRecord::from_bytes/try_load_record report errors; load_record would panic.
+    let record = std::panic::catch_unwind(|| {
+        ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes))
+    })
+    .map_err(|_| weights("the burnpack reader failed on this file".into()))?
+    .map_err(|e| weights(e.to_string()))?;
     let model = spec.model.init(device);
-    let model = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         model.try_load_record(record)
     }))
     .map_err(|_| weights("the weights do not fit the architecture in config.json".into()))?
-    .map_err(|e| weights(e.to_string()))?;
-    Ok((spec, model))
+    .map_err(|e| weights(e.to_string()))
 }
 
 /// Saves `config.json` and `model.bpk` into `dir`, each written to a temporary name and
@@ -211,12 +233,20 @@ pub fn read_second_opinion(dir: &Path) -> Result<Option<SecondOpinion>, Checkpoi
     if !path.is_file() {
         return Ok(None);
     }
+    let text = std::fs::read_to_string(&path).map_err(|e| CheckpointError::BadConfig {
+        path: path.clone(),
+        reason: e.to_string(),
+    })?;
+    parse_second_opinion(&text, path).map(Some)
+}
+
+/// Parses and checks the text of a `second-opinion.json`; `path` names it in errors.
+pub fn parse_second_opinion(text: &str, path: PathBuf) -> Result<SecondOpinion, CheckpointError> {
     let bad = |reason: String| CheckpointError::BadConfig {
         path: path.clone(),
         reason,
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
-    let opinion: SecondOpinion = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let opinion: SecondOpinion = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
     if opinion.format_version != FORMAT_VERSION {
         return Err(CheckpointError::Version {
             path,
@@ -227,7 +257,7 @@ pub fn read_second_opinion(dir: &Path) -> Result<Option<SecondOpinion>, Checkpoi
     if !(0.0..=1.0).contains(&opinion.below) || !(0.0..=1.0).contains(&opinion.weight) {
         return Err(bad("below and weight must be between 0 and 1".into()));
     }
-    Ok(Some(opinion))
+    Ok(opinion)
 }
 
 /// A loaded classifier ready to label squares.

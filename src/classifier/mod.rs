@@ -2,12 +2,14 @@
 
 pub mod backend;
 pub mod batched;
+pub mod builtin;
 pub mod checkpoint;
 pub mod fused;
 pub mod model;
 pub mod soup;
 
 pub use backend::Backend;
+pub use builtin::BUILTIN_NAME;
 pub use checkpoint::{CheckpointError, Classifier, ModelSpec, top_probability};
 pub use fused::FusedClassifier;
 pub use model::{SquareClassifier, SquareClassifierConfig};

@@ -34,6 +34,11 @@ pub fn fixture(name: &str) -> PathBuf {
 
 /// Runs one of the crate's binaries with arguments.
 pub fn run_bin(bin: &str, args: &[&str]) -> Output {
+    run_bin_in(bin, Path::new("."), args)
+}
+
+/// Runs one of the crate's binaries from folder `cwd`.
+pub fn run_bin_in(bin: &str, cwd: &Path, args: &[&str]) -> Output {
     let exe = match bin {
         "infer" => env!("CARGO_BIN_EXE_infer"),
         "synth" => env!("CARGO_BIN_EXE_synth"),
@@ -42,6 +47,7 @@ pub fn run_bin(bin: &str, args: &[&str]) -> Output {
     };
     Command::new(exe)
         .args(args)
+        .current_dir(cwd)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"))
 }
