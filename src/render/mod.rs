@@ -9,6 +9,8 @@ pub mod noise;
 pub mod overlay;
 pub mod pieces;
 pub mod positions;
+mod print;
+mod resample;
 pub mod restyle;
 pub mod scene;
 pub mod shading;
