@@ -5,6 +5,7 @@ pub mod board;
 pub mod config;
 pub mod degrade;
 pub mod font_pieces;
+mod labels;
 pub mod noise;
 pub mod overlay;
 pub mod pieces;
