@@ -72,8 +72,8 @@ enum Command {
 
 #[derive(Args)]
 struct ModelArgs {
-    /// Checkpoint folder (config.json + model.bpk) [default: the shipped checkpoint,
-    /// checkpoints/default as it was when this program was built, which is built in].
+    /// Checkpoint folder (config.json + model.bpk) [default: the shipped
+    /// checkpoints/default, built into this program when it was compiled].
     #[arg(long)]
     checkpoint: Option<PathBuf>,
     /// Compute backend: flex (CPU), ndarray (CPU), wgpu (GPU; --features wgpu).
