@@ -367,7 +367,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     restyled.look.stretched_pieces = 1.0;
     restyled.look.mirrored_pieces = 1.0;
     let (a, b) = (renderer(plain), renderer(restyled));
-    // Validation's config: with all three off, the very same bytes as never asking.
+    // Validation's config: with all of them off, the very same bytes as never asking.
     let validation = b
         .with_config(restyled.without_training_augmentations())
         .unwrap();
@@ -388,4 +388,29 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
         assert_eq!(x.placement, y.placement);
         assert_ne!(x.image, y.image);
     }
+}
+
+#[test]
+fn rough_print_wears_only_printed_patterns_and_only_when_asked_for() {
+    let mut plain = clean_config();
+    plain.look.book_theme = 1.0;
+    let mut rough = plain;
+    rough.look.rough_print = 1.0;
+    let (a, b) = (renderer(plain), renderer(rough));
+    let validation = b
+        .with_config(rough.without_training_augmentations())
+        .unwrap();
+    let mut worn = 0;
+    for i in 0..8 {
+        let (x, y) = (a.render(9, i), b.render(9, i));
+        assert_eq!(validation.render(9, i).image, x.image);
+        assert!(!x.overlays.contains(&"rough_print".to_string()));
+        assert_eq!(x.placement, y.placement);
+        if y.overlays.contains(&"rough_print".to_string()) {
+            assert_ne!(x.image, y.image, "board {i}: worn lines drew nothing");
+            assert_ne!(y.theme, "book-grey", "flat grey has no lines to wear");
+            worn += 1;
+        }
+    }
+    assert!(worn >= 2, "{worn} of 8 book boards worn");
 }

@@ -81,6 +81,8 @@ pub struct BoardLook<'a> {
     pub tint: Option<super::restyle::PieceTint>,
     /// Pieces drawn in other proportions or mirrored (training augmentations), if any.
     pub stretch: Option<super::restyle::PieceStretch>,
+    /// Worn lines or dots on a printed theme's dark squares (training augmentation), if any.
+    pub rough_print: Option<super::hatching::RoughLines>,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -122,7 +124,18 @@ pub fn draw_board(
         // Diagram fonts hatch their dark squares with some 8-12 lines, about half ink.
         Some(cell / 20.0)
     } else {
-        paint_squares(&mut pm, grid.x, grid.y, cell, look.theme, rng)
+        if look.rough_print.is_some() {
+            overlays.push("rough_print".into());
+        }
+        paint_squares(
+            &mut pm,
+            grid.x,
+            grid.y,
+            cell,
+            look.theme,
+            look.rough_print.as_ref(),
+            rng,
+        )
     };
     let occupied = |row: usize, col: usize| {
         placement.0[look.orientation.placement_index(row, col)] != SquareClass::Empty

@@ -99,6 +99,11 @@ pub struct LookConfig {
     /// other way, a bishop's cut on the other side; `render::restyle`). A training
     /// augmentation like `tinted_pieces`: default 0.
     pub mirrored_pieces: f64,
+    /// Share of book-theme boards whose hatched, lined or dotted dark squares are printed
+    /// rough: lines that wander, tilt, vary in weight and break, dots shifted and missing
+    /// (worn plates, hand-drawn diagrams, poor scans; `render::hatching`). A training
+    /// augmentation like `tinted_pieces`: default 0.
+    pub rough_print: f64,
 }
 
 impl Default for LookConfig {
@@ -115,6 +120,7 @@ impl Default for LookConfig {
             tinted_pieces: 0.0,
             stretched_pieces: 0.0,
             mirrored_pieces: 0.0,
+            rough_print: 0.0,
         }
     }
 }
@@ -248,9 +254,10 @@ pub struct SynthConfig {
 }
 
 impl SynthConfig {
-    /// This config with the training-only augmentations (piece tint, stretch, mirror) off: what
-    /// validation sets and infer-like data are drawn with.
+    /// This config with the training-only augmentations (piece tint, stretch, mirror, rough
+    /// print) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
+        self.look.rough_print = 0.0;
         self.look.tinted_pieces = 0.0;
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
@@ -281,6 +288,7 @@ impl SynthConfig {
             ("look.tinted_pieces", self.look.tinted_pieces),
             ("look.stretched_pieces", self.look.stretched_pieces),
             ("look.mirrored_pieces", self.look.mirrored_pieces),
+            ("look.rough_print", self.look.rough_print),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

@@ -5,6 +5,7 @@ pub mod board;
 pub mod config;
 pub mod degrade;
 pub mod font_pieces;
+pub mod hatching;
 mod labels;
 pub mod noise;
 pub mod overlay;
@@ -255,6 +256,11 @@ impl Renderer {
                     stretch
                 }
             },
+            rough_print: (cfg.look.rough_print > 0.0
+                && theme::is_book_theme(&theme)
+                && theme.style != theme::Style::BookGrey
+                && rng.random_bool(cfg.look.rough_print))
+            .then(|| hatching::RoughLines::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

@@ -288,6 +288,7 @@ fn second_board(
             shading: None,
             tint: None,
             stretch: None,
+            rough_print: None,
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {

@@ -2,8 +2,9 @@
 //! hatching, greyscale; each painted with a little random jitter.
 
 use rand::{Rng, RngExt};
-use resvg::tiny_skia::{Color, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+use resvg::tiny_skia::{Color, Paint, Pixmap, Rect, Transform};
 
+use super::hatching::{Hatching, RngDraw, RoughLines, dots, hatch};
 use super::noise::value_noise;
 
 /// How squares are painted.
@@ -170,12 +171,15 @@ pub fn paint(rgb: [u8; 3], alpha: u8) -> Paint<'static> {
 /// `cell` pixels. The top-left square is light (a8 seen from white, h1 from black: both light).
 /// Returns the paper left between the lines of a hatched or lined pattern, in pixels across
 /// the lines (what ink spread may eat before the dark squares print solid black).
+/// `rough` draws the lines or dots of a printed theme worn (it takes draws from `rng`
+/// only then).
 pub fn paint_squares(
     pm: &mut Pixmap,
     x: f32,
     y: f32,
     cell: f32,
     theme: &Theme,
+    rough: Option<&RoughLines>,
     rng: &mut impl Rng,
 ) -> Option<f32> {
     let seed: u32 = rng.random();
@@ -197,10 +201,21 @@ pub fn paint_squares(
             pm.fill_rect(rect, &paint(base, 255), Transform::identity(), None);
             if dark {
                 match theme.style {
-                    Style::BookHatched | Style::BookLined => {
-                        hatch(pm, rect, cell, theme.dark, &hatching)
-                    }
-                    Style::BookDotted => dots(pm, rect, cell, theme.dark),
+                    Style::BookHatched | Style::BookLined => hatch(
+                        pm,
+                        rect,
+                        cell,
+                        theme.dark,
+                        &hatching,
+                        rough.map(|r| (r, &mut *rng as &mut dyn RngDraw)),
+                    ),
+                    Style::BookDotted => dots(
+                        pm,
+                        rect,
+                        cell,
+                        theme.dark,
+                        rough.map(|r| (r, &mut *rng as &mut dyn RngDraw)),
+                    ),
                     Style::BookGrey => {
                         pm.fill_rect(rect, &paint(theme.dark, 255), Transform::identity(), None)
                     }
@@ -242,107 +257,6 @@ pub fn medium(theme: &Theme) -> super::degrade::Medium {
         Style::BookGrey => Medium::Tone,
         s if is_book(s) => Medium::LineArt,
         _ => Medium::Screen,
-    }
-}
-
-/// Line pattern of a printed dark square: direction, spacing and weight vary by book.
-#[derive(Clone, Copy, Debug)]
-struct Hatching {
-    diagonal: bool,
-    rising: bool,
-    /// Distance between line centres, across the lines.
-    spacing: f32,
-    width: f32,
-}
-
-impl Hatching {
-    fn random(cell: f32, diagonal: bool, rng: &mut impl Rng) -> Hatching {
-        // From coarse (4 lines a square, across the lines) to the fine engraving of printed
-        // books (20 thin lines).
-        let spacing = (cell / rng.random_range(4.0..20.0f32)).max(2.0);
-        // Printed hatching leaves at least as much paper as ink between its lines: denser
-        // patterns print as a black square that swallows the pieces on it.
-        let width = (cell / rng.random_range(14.0..40.0f32))
-            .min(spacing * 0.5)
-            .max(0.6);
-        Hatching {
-            diagonal,
-            rising: rng.random_bool(0.6),
-            spacing,
-            width,
-        }
-    }
-}
-
-fn hatch(pm: &mut Pixmap, rect: Rect, cell: f32, ink: [u8; 3], h: &Hatching) {
-    let spacing = h.spacing;
-    let mut pb = PathBuilder::new();
-    let (l, t, r, b) = (rect.left(), rect.top(), rect.right(), rect.bottom());
-    if h.diagonal {
-        // Lines x = y + d (falling, "\") or x = -y + d (rising, "/") in square-local
-        // coordinates, clipped to the square; d steps by spacing * sqrt 2 so that the lines
-        // are `spacing` apart across them (closer, they printed as more ink than paper).
-        let step = spacing * std::f32::consts::SQRT_2;
-        let mut d = -cell + step / 2.0;
-        while d < cell {
-            let (ys, ye) = ((-d).max(0.0), (cell - d).min(cell));
-            if ye > ys {
-                if h.rising {
-                    pb.move_to(r - (ys + d), t + ys);
-                    pb.line_to(r - (ye + d), t + ye);
-                } else {
-                    pb.move_to(l + ys + d, t + ys);
-                    pb.line_to(l + ye + d, t + ye);
-                }
-            }
-            d += step;
-        }
-    } else {
-        let mut yy = t + spacing / 2.0;
-        while yy < b {
-            pb.move_to(l, yy);
-            pb.line_to(r, yy);
-            yy += spacing;
-        }
-    }
-    if let Some(path) = pb.finish() {
-        let stroke = Stroke {
-            width: h.width,
-            ..Stroke::default()
-        };
-        pm.stroke_path(
-            &path,
-            &paint(ink, 255),
-            &stroke,
-            Transform::identity(),
-            None,
-        );
-    }
-}
-
-fn dots(pm: &mut Pixmap, rect: Rect, cell: f32, ink: [u8; 3]) {
-    let spacing = (cell / 6.0).max(2.5);
-    let r = (cell / 40.0).max(0.6);
-    let mut pb = PathBuilder::new();
-    let mut yy = rect.top() + spacing / 2.0;
-    let mut odd = false;
-    while yy < rect.bottom() {
-        let mut xx = rect.left() + if odd { spacing } else { spacing / 2.0 };
-        while xx < rect.right() {
-            pb.push_circle(xx, yy, r);
-            xx += spacing;
-        }
-        yy += spacing / 1.3;
-        odd = !odd;
-    }
-    if let Some(path) = pb.finish() {
-        pm.fill_path(
-            &path,
-            &paint(ink, 255),
-            resvg::tiny_skia::FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
     }
 }
 
@@ -391,47 +305,6 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
-
-    #[test]
-    fn hatching_leaves_at_least_as_much_paper_as_ink() {
-        let mut rng = ChaCha8Rng::seed_from_u64(9);
-        for cell in [12.0, 24.0, 60.0, 120.0f32] {
-            for _ in 0..200 {
-                let h = Hatching::random(cell, true, &mut rng);
-                assert!(h.spacing >= 2.0);
-                assert!(
-                    h.width <= h.spacing * 0.5 || h.width <= 0.6,
-                    "cell {cell}: width {} spacing {}",
-                    h.width,
-                    h.spacing
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn hatched_squares_print_at_most_about_half_ink() {
-        // Measured on the pixels: diagonal lines stepped along x once came out 1.4 times
-        // closer than meant, and printed 70% ink.
-        let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let cell = 60.0;
-        for diagonal in [true, false] {
-            for _ in 0..40 {
-                let h = Hatching::random(cell, diagonal, &mut rng);
-                let mut pm = Pixmap::new(60, 60).unwrap();
-                pm.fill(resvg::tiny_skia::Color::WHITE);
-                let rect = Rect::from_xywh(0.0, 0.0, cell, cell).unwrap();
-                hatch(&mut pm, rect, cell, [0, 0, 0], &h);
-                let ink: f32 = pm
-                    .pixels()
-                    .iter()
-                    .map(|p| 1.0 - p.red() as f32 / 255.0)
-                    .sum::<f32>()
-                    / 3600.0;
-                assert!(ink <= 0.56, "{h:?}: {ink:.2} ink");
-            }
-        }
-    }
 
     #[test]
     fn diagonal_hatching_is_the_commonest_book_style() {
