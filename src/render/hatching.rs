@@ -105,7 +105,7 @@ pub(super) fn hatch(
     cell: f32,
     ink: [u8; 3],
     h: &Hatching,
-    rough: Option<(&RoughLines, &mut dyn RngDraw)>,
+    rough: Option<(&RoughLines, &mut dyn Rng)>,
 ) {
     let lines = h.lines(rect, cell);
     let Some((rough, rng)) = rough else {
@@ -122,7 +122,7 @@ pub(super) fn hatch(
     };
     for [a, b] in lines {
         // Each line its own weight, within what keeps about as much paper as ink.
-        let width = (h.width * (1.0 + rough.weight_spread * rng.signed()))
+        let width = (h.width * (1.0 + rough.weight_spread * signed(rng)))
             .min(h.spacing * 0.55)
             .max(0.5);
         if let Some(path) = rough_line(a, b, rect, h.spacing, rough, rng) {
@@ -139,10 +139,10 @@ fn rough_line(
     rect: Rect,
     spacing: f32,
     rough: &RoughLines,
-    rng: &mut dyn RngDraw,
+    rng: &mut dyn Rng,
 ) -> Option<Path> {
     let (mx, my) = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-    let (sin, cos) = (rough.tilt * rng.signed()).sin_cos();
+    let (sin, cos) = (rough.tilt * signed(rng)).sin_cos();
     let turn = |p: (f32, f32)| {
         let (dx, dy) = (p.0 - mx, p.1 - my);
         (mx + dx * cos - dy * sin, my + dx * sin + dy * cos)
@@ -163,8 +163,8 @@ fn rough_line(
     };
     // A smooth wander: each vertex keeps most of the last one's offset.
     let mut offset = 0.0f32;
-    let mut vertex = |i: usize, rng: &mut dyn RngDraw| {
-        offset = 0.6 * offset + 0.4 * rough.wander * spacing * rng.signed() * 2.0;
+    let mut vertex = |i: usize, rng: &mut dyn Rng| {
+        offset = 0.6 * offset + 0.4 * rough.wander * spacing * signed(rng) * 2.0;
         let t = i as f32 / pieces as f32;
         inside(a.0 + dx * t + nx * offset, a.1 + dy * t + ny * offset)
     };
@@ -173,7 +173,7 @@ fn rough_line(
     let mut last = vertex(0, rng);
     for i in 1..=pieces {
         let next = vertex(i, rng);
-        if rng.unit() < rough.breaks {
+        if rng.random::<f32>() < rough.breaks {
             pen_down = false;
         } else {
             if !pen_down {
@@ -202,7 +202,7 @@ pub(super) fn dots(
     rect: Rect,
     cell: f32,
     ink: [u8; 3],
-    mut rough: Option<(&RoughLines, &mut dyn RngDraw)>,
+    mut rough: Option<(&RoughLines, &mut dyn Rng)>,
 ) {
     let spacing = (cell / 6.0).max(2.5);
     let r = (cell / 40.0).max(0.6);
@@ -216,11 +216,11 @@ pub(super) fn dots(
                 None => pb.push_circle(xx, yy, r),
                 Some((rough, rng)) => {
                     let shift = rough.wander * spacing;
-                    let (x, y) = (xx + shift * rng.signed(), yy + shift * rng.signed());
-                    let radius = r * (1.0 + rough.weight_spread * rng.signed());
+                    let (x, y) = (xx + shift * signed(rng), yy + shift * signed(rng));
+                    let radius = r * (1.0 + rough.weight_spread * signed(rng));
                     let inside = (rect.left()..rect.right()).contains(&x)
                         && (rect.top()..rect.bottom()).contains(&y);
-                    if rng.unit() >= rough.breaks && inside {
+                    if rng.random::<f32>() >= rough.breaks && inside {
                         pb.push_circle(x, y, radius.max(0.4));
                     }
                 }
@@ -241,21 +241,9 @@ pub(super) fn dots(
     }
 }
 
-/// The two draws a rough pattern needs, object-safe so that one `&mut dyn` reaches every
-/// square of a board.
-pub(super) trait RngDraw {
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f32;
-    /// Uniform in [-1, 1).
-    fn signed(&mut self) -> f32 {
-        self.unit() * 2.0 - 1.0
-    }
-}
-
-impl<R: Rng> RngDraw for R {
-    fn unit(&mut self) -> f32 {
-        self.random::<f32>()
-    }
+/// Uniform in [-1, 1) (from one `f32` draw, as every rough pattern so far was drawn).
+fn signed(rng: &mut dyn Rng) -> f32 {
+    rng.random::<f32>() * 2.0 - 1.0
 }
 
 #[cfg(test)]
@@ -279,7 +267,7 @@ mod tests {
         pm.fill(resvg::tiny_skia::Color::WHITE);
         let rect = Rect::from_xywh(0.0, 0.0, cell, cell).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let draw: &mut dyn RngDraw = &mut rng;
+        let draw: &mut dyn Rng = &mut rng;
         hatch(&mut pm, rect, cell, [0, 0, 0], h, rough.map(|r| (r, draw)));
         pm
     }

@@ -257,8 +257,7 @@ impl Renderer {
                 }
             },
             rough_print: (cfg.look.rough_print > 0.0
-                && theme::is_book_theme(&theme)
-                && theme.style != theme::Style::BookGrey
+                && theme::has_line_or_dot_pattern(&theme)
                 && rng.random_bool(cfg.look.rough_print))
             .then(|| hatching::RoughLines::random(rng)),
         };

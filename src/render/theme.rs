@@ -4,7 +4,7 @@
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{Color, Paint, Pixmap, Rect, Transform};
 
-use super::hatching::{Hatching, RngDraw, RoughLines, dots, hatch};
+use super::hatching::{Hatching, RoughLines, dots, hatch};
 use super::noise::value_noise;
 
 /// How squares are painted.
@@ -207,14 +207,14 @@ pub fn paint_squares(
                         cell,
                         theme.dark,
                         &hatching,
-                        rough.map(|r| (r, &mut *rng as &mut dyn RngDraw)),
+                        rough.map(|r| (r, &mut *rng as &mut dyn Rng)),
                     ),
                     Style::BookDotted => dots(
                         pm,
                         rect,
                         cell,
                         theme.dark,
-                        rough.map(|r| (r, &mut *rng as &mut dyn RngDraw)),
+                        rough.map(|r| (r, &mut *rng as &mut dyn Rng)),
                     ),
                     Style::BookGrey => {
                         pm.fill_rect(rect, &paint(theme.dark, 255), Transform::identity(), None)
@@ -248,6 +248,15 @@ fn is_book(style: Style) -> bool {
 /// Whether a theme looks like a printed diagram.
 pub fn is_book_theme(theme: &Theme) -> bool {
     is_book(theme.style)
+}
+
+/// Whether a theme's dark squares are a printed pattern of lines or dots (what rough print
+/// wears; flat grey has none).
+pub fn has_line_or_dot_pattern(theme: &Theme) -> bool {
+    matches!(
+        theme.style,
+        Style::BookHatched | Style::BookLined | Style::BookDotted
+    )
 }
 
 /// How a theme's board would be printed, for the print effects.
