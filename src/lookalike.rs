@@ -23,11 +23,18 @@ pub struct LookalikeConfig {
     pub reference_above: f32,
     /// A class considered for an unsure square has at least this probability. Default 0.02.
     pub candidate_above: f32,
-    /// The closest twin must correlate at least this well with the unsure crop. Default 0.85.
+    /// The closest twin must correlate at least this well with the unsure crop. Default 0.98.
     pub min_similarity: f32,
     /// ... and this much better than the closest twin of any other candidate class, if
     /// there is one. Default 0.05.
     pub margin: f32,
+    /// A twin below `min_similarity` still counts when another candidate class has a twin
+    /// too and this one correlates at least this well ... Default 0.93.
+    pub contrast_similarity: f32,
+    /// ... and at least this much better than that other twin. Default 0.5. Hatched squares
+    /// of a printed diagram differ square to square, so true twins there correlate only
+    /// 0.93-0.97; a wrong-colour twin of the same piece still falls far behind.
+    pub contrast_margin: f32,
     /// How much a clear twin multiplies its class's probability (then renormalised).
     /// Default 20.
     pub likelihood_ratio: f32,
@@ -41,6 +48,8 @@ impl Default for LookalikeConfig {
             candidate_above: 0.02,
             min_similarity: 0.98,
             margin: 0.05,
+            contrast_similarity: 0.93,
+            contrast_margin: 0.5,
             likelihood_ratio: 20.0,
         }
     }
@@ -122,7 +131,11 @@ pub fn apply(
             continue;
         };
         let runner_up = best.get(1).map_or(f32::NEG_INFINITY, |b| b.2);
-        if similarity < cfg.min_similarity || similarity - runner_up < cfg.margin {
+        let clear = similarity >= cfg.min_similarity && similarity - runner_up >= cfg.margin;
+        let contrasted = runner_up.is_finite()
+            && similarity >= cfg.contrast_similarity
+            && similarity - runner_up >= cfg.contrast_margin;
+        if !clear && !contrasted {
             continue;
         }
         let from = argmax(row);
@@ -352,5 +365,64 @@ mod tests {
         crops[6] = disc;
         probs[6] = probs_for(1, 0.6, 7);
         assert!(apply(&crops, 0.125, &mut probs, &LookalikeConfig::default()).is_empty());
+    }
+
+    /// `crop` with seeded grey noise of +-`amp` on every pixel: as two hatched squares of a
+    /// scan differ, texture for texture.
+    fn noisy(crop: &RgbImage, seed: u64, amp: f32) -> RgbImage {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut out = crop.clone();
+        for px in out.pixels_mut() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let n = ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * amp;
+            let v = (f32::from(px.0[0]) + n).clamp(0.0, 255.0) as u8;
+            *px = Rgb([v, v, v]);
+        }
+        out
+    }
+
+    /// A black "pawn" on a textured dark square, unsure, with a black twin that correlates
+    /// only about 0.95 (the texture differs) and a white twin far behind. `with_white_twin`
+    /// false: the white reference is left out.
+    fn textured_board(with_white_twin: bool) -> (Vec<RgbImage>, Vec<[f32; 13]>) {
+        let mut crops = vec![crop(true, false, 0.0, (0.0, 0.0)); 64];
+        let mut probs = vec![probs_for(0, 1.0, 0); 64];
+        let black = crop(false, true, 7.0, (0.0, 0.0));
+        crops[1] = noisy(&black, 1, 20.0);
+        probs[1] = probs_for(7, 0.995, 1);
+        if with_white_twin {
+            crops[3] = noisy(&crop(false, false, 7.0, (0.0, 0.0)), 2, 20.0);
+            probs[3] = probs_for(1, 0.995, 7);
+        }
+        crops[5] = noisy(&black, 3, 20.0);
+        probs[5] = probs_for(1, 0.55, 7);
+        (crops, probs)
+    }
+
+    #[test]
+    fn a_textured_twin_counts_when_the_other_colour_falls_far_behind() {
+        let (crops, mut probs) = textured_board(true);
+        let cfg = LookalikeConfig::default();
+        let found = apply(&crops, 0.125, &mut probs, &cfg);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let l = found[0];
+        assert_eq!((l.index, l.twin), (5, 1));
+        // The test is only worth its name if the twin is below the plain threshold.
+        assert!(
+            l.similarity >= cfg.contrast_similarity && l.similarity < cfg.min_similarity,
+            "{}",
+            l.similarity
+        );
+        assert_eq!(l.to, SquareClass::from_index(7).unwrap());
+    }
+
+    #[test]
+    fn a_textured_twin_alone_is_not_enough() {
+        let (crops, mut probs) = textured_board(false);
+        let before = probs[5];
+        assert!(apply(&crops, 0.125, &mut probs, &LookalikeConfig::default()).is_empty());
+        assert_eq!(probs[5], before);
     }
 }
