@@ -414,3 +414,32 @@ fn rough_print_wears_only_printed_patterns_and_only_when_asked_for() {
     }
     assert!(worn >= 2, "{worn} of 8 book boards worn");
 }
+
+#[test]
+fn hatch_shows_through_pieces_only_on_lined_boards_and_only_when_asked_for() {
+    let mut plain = clean_config();
+    plain.look.book_theme = 1.0;
+    let mut through = plain;
+    through.look.hatch_through = 1.0;
+    let (a, b) = (renderer(plain), renderer(through));
+    let validation = b
+        .with_config(through.without_training_augmentations())
+        .unwrap();
+    let mut shown = 0;
+    for i in 0..10 {
+        let (x, y) = (a.render(13, i), b.render(13, i));
+        assert_eq!(validation.render(13, i).image, x.image);
+        assert!(!x.overlays.contains(&"hatch_through".to_string()));
+        assert_eq!(x.placement, y.placement);
+        if y.overlays.contains(&"hatch_through".to_string()) {
+            assert_ne!(x.image, y.image, "board {i}: no line showed through");
+            assert!(
+                y.theme == "book-hatched" || y.theme.starts_with("book-lined"),
+                "{}: only line patterns show through",
+                y.theme
+            );
+            shown += 1;
+        }
+    }
+    assert!(shown >= 2, "{shown} of 10 book boards with lines through the pieces");
+}

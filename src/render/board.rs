@@ -7,6 +7,7 @@ use resvg::tiny_skia::{PathBuilder, Pixmap, PixmapPaint, Rect, Stroke, Transform
 use serde::{Deserialize, Serialize};
 
 use super::config::OverlayConfig;
+use super::hatching::show_through;
 use super::labels::{inside_coordinates, outside_coordinates};
 use super::overlay::{self, Grid};
 use super::pieces::PieceSet;
@@ -83,6 +84,9 @@ pub struct BoardLook<'a> {
     pub stretch: Option<super::restyle::PieceStretch>,
     /// Worn lines or dots on a printed theme's dark squares (training augmentation), if any.
     pub rough_print: Option<super::hatching::RoughLines>,
+    /// Hatch lines showing through the pieces on dark squares, this share of the
+    /// pattern's width (training augmentation), if any.
+    pub hatch_through: Option<f32>,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -118,16 +122,16 @@ pub fn draw_board(
         && is_book_theme(look.theme)
         && rng.random_bool(TYPESET_SHARE);
     let mut overlays = Vec::new();
-    let line_gap = if typeset {
+    let (line_gap, hatching) = if typeset {
         draw_typeset_squares(&mut pm, &grid, look.pieces);
         overlays.push("typeset".into());
         // Diagram fonts hatch their dark squares with some 8-12 lines, about half ink.
-        Some(cell / 20.0)
+        (Some(cell / 20.0), None)
     } else {
         if look.rough_print.is_some() {
             overlays.push("rough_print".into());
         }
-        paint_squares(
+        let hatching = paint_squares(
             &mut pm,
             grid.x,
             grid.y,
@@ -135,8 +139,13 @@ pub fn draw_board(
             look.theme,
             look.rough_print.as_ref(),
             rng,
-        )
+        );
+        (hatching.map(|h| h.paper_between()), hatching)
     };
+    let hatch_through = hatching.zip(look.hatch_through);
+    if hatch_through.is_some() {
+        overlays.push("hatch_through".into());
+    }
     let occupied = |row: usize, col: usize| {
         placement.0[look.orientation.placement_index(row, col)] != SquareClass::Empty
     };
@@ -259,6 +268,17 @@ pub fn draw_board(
                 Transform::identity(),
                 None,
             );
+            if let Some((h, weight)) = hatch_through.filter(|_| is_dark(row, col)) {
+                let square = (
+                    grid.x + col as f32 * cell - x as f32,
+                    grid.y + row as f32 * cell - y as f32,
+                );
+                let (ink, paper) = (look.theme.dark, look.theme.light);
+                if let Some(over) = show_through(&img, square, cell, &h, weight, ink, paper) {
+                    let paint = PixmapPaint::default();
+                    pm.draw_pixmap(x, y, over.as_ref(), &paint, Transform::identity(), None);
+                }
+            }
         }
     }
 

@@ -104,6 +104,11 @@ pub struct LookConfig {
     /// (worn plates, hand-drawn diagrams, poor scans; `render::hatching`). A training
     /// augmentation like `tinted_pieces`: default 0.
     pub rough_print: f64,
+    /// Share of hatched and lined book boards whose dark squares' lines show through the
+    /// pieces on them: paper-coloured over a black piece, ink over a white one (an
+    /// overprinting plate, a failed knockout, a scan; `render::hatching`). A training
+    /// augmentation like `tinted_pieces`: default 0.
+    pub hatch_through: f64,
 }
 
 impl Default for LookConfig {
@@ -121,6 +126,7 @@ impl Default for LookConfig {
             stretched_pieces: 0.0,
             mirrored_pieces: 0.0,
             rough_print: 0.0,
+            hatch_through: 0.0,
         }
     }
 }
@@ -255,9 +261,10 @@ pub struct SynthConfig {
 
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, rough
-    /// print) off: what validation sets and infer-like data are drawn with.
+    /// print, hatch through) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
+        self.look.hatch_through = 0.0;
         self.look.tinted_pieces = 0.0;
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
@@ -289,6 +296,7 @@ impl SynthConfig {
             ("look.stretched_pieces", self.look.stretched_pieces),
             ("look.mirrored_pieces", self.look.mirrored_pieces),
             ("look.rough_print", self.look.rough_print),
+            ("look.hatch_through", self.look.hatch_through),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

@@ -11,7 +11,7 @@ use super::theme::paint;
 
 /// Line pattern of a printed dark square: direction, spacing and weight vary by book.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Hatching {
+pub struct Hatching {
     diagonal: bool,
     rising: bool,
     /// Distance between line centres, across the lines.
@@ -35,6 +35,11 @@ impl Hatching {
             spacing,
             width,
         }
+    }
+
+    /// Paper left between two lines, in pixels across them.
+    pub fn paper_between(&self) -> f32 {
+        self.spacing - self.width
     }
 
     /// The pattern's lines across `rect`, each as its two ends on the square's edges.
@@ -242,6 +247,52 @@ pub(super) fn dots(
 }
 
 /// Uniform in [-1, 1) (from one `f32` draw, as every rough pattern so far was drawn).
+/// The square's lines showing through a piece drawn on it (an overprinting plate, a
+/// knockout that failed, a scan that lets the pattern through): in paper over the piece's
+/// dark parts, in ink over its light parts, `weight` times the pattern's own width.
+/// `piece` is the piece's raster; `square` is the square's top-left corner in the
+/// raster's coordinates, so that the lines keep the square's phase. Returns an overlay the
+/// size of the raster, to be drawn over the piece where the piece was drawn.
+pub(super) fn show_through(
+    piece: &Pixmap,
+    square: (f32, f32),
+    cell: f32,
+    h: &Hatching,
+    weight: f32,
+    ink: [u8; 3],
+    paper: [u8; 3],
+) -> Option<Pixmap> {
+    let mut lines = Pixmap::new(piece.width(), piece.height())?;
+    let rect = Rect::from_xywh(square.0, square.1, cell, cell)?;
+    let thin = Hatching {
+        width: (h.width * weight).max(0.5),
+        ..*h
+    };
+    hatch(&mut lines, rect, cell, [255, 255, 255], &thin, None);
+    let mut out = Pixmap::new(piece.width(), piece.height())?;
+    for ((o, p), m) in out
+        .pixels_mut()
+        .iter_mut()
+        .zip(piece.pixels())
+        .zip(lines.pixels())
+    {
+        let p = p.demultiply();
+        let luma = (0.299 * f32::from(p.red())
+            + 0.587 * f32::from(p.green())
+            + 0.114 * f32::from(p.blue()))
+            / 255.0;
+        // Strongest over solid black or white; mid greys (an outline's antialiasing) get
+        // little.
+        let contrast = ((luma - 0.5).abs() * 2.0).min(1.0);
+        let a = f32::from(m.alpha()) / 255.0 * f32::from(p.alpha()) / 255.0 * contrast;
+        let rgb = if luma < 0.5 { paper } else { ink };
+        *o =
+            resvg::tiny_skia::ColorU8::from_rgba(rgb[0], rgb[1], rgb[2], (a * 255.0).round() as u8)
+                .premultiply();
+    }
+    Some(out)
+}
+
 fn signed(rng: &mut dyn Rng) -> f32 {
     rng.random::<f32>() * 2.0 - 1.0
 }
@@ -348,5 +399,62 @@ mod tests {
         assert!(ink_share(&worn) < ink_share(&ruled) * 0.95);
         // The same draws give the same square.
         assert_eq!(worn.data(), hatched(cell, &h, Some(&rough), 1).data());
+    }
+
+    #[test]
+    fn lines_show_through_in_paper_on_black_and_in_ink_on_white() {
+        // A 24 px raster: the left half solid black, the right half solid white.
+        let mut piece = Pixmap::new(24, 24).unwrap();
+        for (i, px) in piece.pixels_mut().iter_mut().enumerate() {
+            let v = if i % 24 < 12 { 0 } else { 255 };
+            *px = resvg::tiny_skia::ColorU8::from_rgba(v, v, v, 255).premultiply();
+        }
+        let h = Hatching {
+            diagonal: true,
+            rising: true,
+            spacing: 4.0,
+            width: 1.5,
+        };
+        let over = show_through(
+            &piece,
+            (0.0, 0.0),
+            24.0,
+            &h,
+            1.0,
+            [0, 0, 0],
+            [255, 255, 255],
+        )
+        .unwrap();
+        let (mut on_black, mut on_white) = (0, 0);
+        for (i, px) in over.pixels().iter().enumerate() {
+            if px.alpha() < 128 {
+                continue;
+            }
+            let px = px.demultiply();
+            if i % 24 < 12 {
+                assert_eq!(px.red(), 255, "paper over the black half");
+                on_black += 1;
+            } else {
+                assert_eq!(px.red(), 0, "ink over the white half");
+                on_white += 1;
+            }
+        }
+        // Lines cover a fair share of each half, not all of it.
+        for n in [on_black, on_white] {
+            assert!(n > 24 && n < 200, "{on_black} {on_white}");
+        }
+        // Nothing where the piece is transparent.
+        let empty = Pixmap::new(24, 24).unwrap();
+        let over = show_through(
+            &empty,
+            (0.0, 0.0),
+            24.0,
+            &h,
+            1.0,
+            [0, 0, 0],
+            [255, 255, 255],
+        )
+        .unwrap();
+        assert!(over.pixels().iter().all(|p| p.alpha() == 0));
     }
 }

@@ -260,6 +260,10 @@ impl Renderer {
                 && theme::has_line_or_dot_pattern(&theme)
                 && rng.random_bool(cfg.look.rough_print))
             .then(|| hatching::RoughLines::random(rng)),
+            hatch_through: (cfg.look.hatch_through > 0.0
+                && theme::has_line_or_dot_pattern(&theme)
+                && rng.random_bool(cfg.look.hatch_through))
+            .then(|| rng.random_range(0.35..1.0f32)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

@@ -289,6 +289,7 @@ fn second_board(
             tint: None,
             stretch: None,
             rough_print: None,
+            hatch_through: None,
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {

@@ -169,8 +169,8 @@ pub fn paint(rgb: [u8; 3], alpha: u8) -> Paint<'static> {
 
 /// Paints the 8x8 squares of a board whose top-left corner is `(x, y)` with squares of
 /// `cell` pixels. The top-left square is light (a8 seen from white, h1 from black: both light).
-/// Returns the paper left between the lines of a hatched or lined pattern, in pixels across
-/// the lines (what ink spread may eat before the dark squares print solid black).
+/// Returns the line pattern of a hatched or lined theme (its paper between the lines is
+/// what ink spread may eat before the dark squares print solid black).
 /// `rough` draws the lines or dots of a printed theme worn (it takes draws from `rng`
 /// only then).
 pub fn paint_squares(
@@ -181,7 +181,7 @@ pub fn paint_squares(
     theme: &Theme,
     rough: Option<&RoughLines>,
     rng: &mut impl Rng,
-) -> Option<f32> {
+) -> Option<Hatching> {
     let seed: u32 = rng.random();
     let grain_vertical = rng.random_bool(0.5);
     let hatching = Hatching::random(cell, theme.style == Style::BookHatched, rng);
@@ -234,8 +234,7 @@ pub fn paint_squares(
             }
         }
     }
-    matches!(theme.style, Style::BookHatched | Style::BookLined)
-        .then_some(hatching.spacing - hatching.width)
+    matches!(theme.style, Style::BookHatched | Style::BookLined).then_some(hatching)
 }
 
 fn is_book(style: Style) -> bool {
