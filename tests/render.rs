@@ -441,5 +441,8 @@ fn hatch_shows_through_pieces_only_on_lined_boards_and_only_when_asked_for() {
             shown += 1;
         }
     }
-    assert!(shown >= 2, "{shown} of 10 book boards with lines through the pieces");
+    assert!(
+        shown >= 2,
+        "{shown} of 10 book boards with lines through the pieces"
+    );
 }

@@ -5,6 +5,8 @@ pub mod card;
 pub mod data;
 pub mod eval;
 pub mod mistakes;
+mod start;
+mod validate;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,17 +20,13 @@ use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::classifier::checkpoint::{
-    FORMAT_VERSION, ModelSpec, load_model, parameter_count, save_model,
-};
+use crate::classifier::checkpoint::{FORMAT_VERSION, ModelSpec, save_model};
 use crate::classifier::model::{SquareClassifier, SquareClassifierConfig};
-use crate::classifier::{Backend, CheckpointError, Classifier};
+use crate::classifier::{Backend, CheckpointError};
 use crate::render::{PieceSet, Renderer, SynthConfig};
 use crate::squares::CropConfig;
 pub use card::{ModelCard, write_card};
 use data::{SquareSampling, SquareSet, make_squares, shuffled};
-use eval::evaluate;
-use mistakes::mistake_sheet;
 
 /// Everything that defines a training run; saved as `training.json` beside the weights.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -208,11 +206,6 @@ struct RunState {
     config: TrainingConfig,
 }
 
-const VAL_A_SEED: u64 = 0xA11C_E5E7;
-const VAL_B_SEED: u64 = 0xB0B0_5E75;
-/// Most crops on a mistake sheet.
-const MISTAKES_SHOWN: usize = 480;
-
 /// Trains per `cfg` and `run`; `stop` is polled every step (Ctrl-C): when set, a checkpoint
 /// is written and the function returns early with `Ok(None)`.
 pub fn train(
@@ -225,65 +218,16 @@ pub fn train(
     let device = run.backend.device().map_err(TrainError::Config)?;
     device.seed(cfg.seed);
     let train_device = device.clone().autodiff();
-    let out = &run.out;
+    // `run` is handed on whole at the end; the folder is kept apart.
+    let out_dir = run.out.clone();
+    let out = out_dir.as_path();
     let state_path = out.join("state.json");
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| TrainError::Io { path, source }
     };
 
-    // Starting point: resume, fine-tune, or fresh.
-    let (mut model, start_step) = if run.resume {
-        let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
-        let state: RunState = serde_json::from_str(&text)
-            .map_err(|e| TrainError::Output(format!("{}: {e}", state_path.display())))?;
-        if state.config != *cfg {
-            return Err(TrainError::Output(format!(
-                "cannot resume in {}: it was started with another configuration",
-                out.display()
-            )));
-        }
-        let (_, model) = load_model(out, &train_device)?;
-        (model, state.step)
-    } else {
-        if out.join("model.bpk").exists() || state_path.exists() {
-            return Err(TrainError::Output(format!(
-                "{} already holds a checkpoint: pass --resume to continue it, or choose another --out",
-                out.display()
-            )));
-        }
-        let model = match &run.init {
-            Some(init) => {
-                let (spec, model) = load_model(init, &train_device)?;
-                if spec != cfg.spec() {
-                    return Err(TrainError::Config(format!(
-                        "--init {}: its architecture or crop differs from this run's configuration",
-                        init.display()
-                    )));
-                }
-                match &run.average_with {
-                    None => model,
-                    Some((other, share)) => {
-                        let (other_spec, other_model) = load_model(other, &train_device)?;
-                        let mismatch = || {
-                            TrainError::Config(format!(
-                                "--average-with {}: its architecture or crop differs from --init {}",
-                                other.display(),
-                                init.display()
-                            ))
-                        };
-                        if other_spec != spec {
-                            return Err(mismatch());
-                        }
-                        crate::classifier::soup::average(model, &other_model, *share)
-                            .ok_or_else(mismatch)?
-                    }
-                }
-            }
-            None => cfg.model.init(&train_device),
-        };
-        (model, 0)
-    };
+    let (mut model, start_step) = start::starting_model(cfg, &run, &train_device)?;
     std::fs::create_dir_all(out).map_err(io(out))?;
     let training_json = out.join("training.json");
     crate::io::atomic_write(
@@ -297,8 +241,10 @@ pub fn train(
 
     let train_names: Vec<String> = run.train_sets.iter().map(|s| s.name.clone()).collect();
     let heldout_names: Vec<String> = run.heldout_sets.iter().map(|s| s.name.clone()).collect();
-    let renderer =
-        std::sync::Arc::new(Renderer::new(run.train_sets, cfg.synth).map_err(TrainError::Config)?);
+    let renderer = std::sync::Arc::new(
+        Renderer::new(std::mem::take(&mut run.train_sets), cfg.synth)
+            .map_err(TrainError::Config)?,
+    );
 
     let mut optim = AdamConfig::new().init();
     let optim_path = out.join("optimizer.bpk");
@@ -316,30 +262,7 @@ pub fn train(
         .open(&metrics_path)
         .map_err(io(&metrics_path))?;
 
-    // Data epochs are produced one ahead on a worker thread.
-    let (tx, rx) = mpsc::sync_channel::<(u64, SquareSet)>(1);
-    let first_epoch = start_step / cfg.steps_per_epoch;
-    let last_epoch = cfg.steps.saturating_sub(1) / cfg.steps_per_epoch;
-    let producer = {
-        let renderer = renderer.clone();
-        let sampling = cfg.sampling(cfg.empty_keep);
-        let (seed, boards) = (cfg.seed, cfg.boards_per_epoch);
-        // Nothing to render when there is nothing left to train (`--steps 0` only evaluates).
-        let pending = start_step < cfg.steps;
-        std::thread::spawn(move || {
-            for epoch in (first_epoch..=last_epoch).filter(|_| pending) {
-                let set = make_squares(
-                    &renderer,
-                    seed.wrapping_add(epoch.wrapping_mul(0x1000_0001)),
-                    boards,
-                    &sampling,
-                );
-                if tx.send((epoch, set)).is_err() {
-                    return;
-                }
-            }
-        })
-    };
+    let (rx, producer) = spawn_epochs(renderer.clone(), cfg, start_step);
 
     let started = Instant::now();
     let mut step = start_step;
@@ -416,84 +339,52 @@ pub fn train(
         samples_per_second: 0.0,
         phase: "validating".into(),
     });
-    let train_seconds = started.elapsed().as_secs_f64();
-    let heldout_sets = std::mem::take(&mut run.heldout_sets);
-    let model_valid = model.valid();
-    // Validation runs the saved checkpoint through the classifier infer loads (folded,
-    // batched on the CPU): the card describes exactly what ships. Evaluating a checkpoint
-    // (no steps) reads it from --init, so a second model there is measured too.
-    let shipped_dir = match &run.init {
-        Some(dir) if cfg.steps == 0 && run.average_with.is_none() => dir.as_path(),
-        _ => out.as_path(),
-    };
-    let classifier = Classifier::load(shipped_dir, run.backend)?;
-    // Both fixed validation sets: every square of `val_boards` boards of a fixed stream,
-    // the same whatever the training seed, so runs can be compared.
-    let validate = |renderer: &Renderer, seed: u64, name: &str, tag: &str| {
-        let set = make_squares(renderer, seed, cfg.val_boards, &cfg.sampling(1.0));
-        let (metrics, mistakes) = evaluate(&classifier, &set, 256);
-        if run.mistake_sheets
-            && let Some(sheet) = mistake_sheet(&set, &mistakes, MISTAKES_SHOWN)
-        {
-            let path = out.join(format!("mistakes-{tag}.png"));
-            let bytes = crate::io::png_bytes(&sheet)
-                .map_err(|e| TrainError::Output(format!("{}: {e}", path.display())))?;
-            crate::io::atomic_write(&path, &bytes)
-                .map_err(|source| TrainError::Io { path, source })?;
-        }
-        Ok::<_, TrainError>((name.to_string(), metrics))
-    };
-    // Validation draws what infer meets, without training-only augmentations (piece
-    // tint and stretch), so that (a) and (b) compare across runs with and without them.
-    let val_synth = cfg.synth.without_training_augmentations();
-    let val_renderer = renderer
-        .with_config(val_synth)
-        .map_err(TrainError::Config)?;
-    let mut validation = vec![validate(
-        &val_renderer,
-        VAL_A_SEED,
-        "a: synthetic, training piece sets",
-        "a",
-    )?];
-    if !heldout_sets.is_empty() {
-        let rb = Renderer::new(heldout_sets, val_synth).map_err(TrainError::Config)?;
-        validation.push(validate(
-            &rb,
-            VAL_B_SEED,
-            "b: synthetic, held-out piece sets",
-            "b",
-        )?);
-    }
-    let weights_bytes = std::fs::metadata(out.join("model.bpk"))
-        .map(|m| m.len())
-        .unwrap_or(0);
-    let card = ModelCard {
-        format_version: FORMAT_VERSION,
-        parameters: parameter_count(&model_valid),
-        weights_bytes,
+    let trained = validate::Trained {
+        model: &model,
         steps: step,
-        init: run.init.map(|p| p.display().to_string()),
-        train_piece_sets: train_names,
-        heldout_piece_sets: heldout_names,
-        backend: run.backend.to_string(),
-        train_seconds,
-        validation,
-        notes: classifier
-            .second_opinion()
-            .map(|o| {
-                vec![format!(
-                    "validated with the checkpoint's second model (second/): squares below {} \
-                     re-read, its probabilities weighted {}",
-                    o.below, o.weight
-                )]
-            })
-            .unwrap_or_default(),
+        train_seconds: started.elapsed().as_secs_f64(),
+        train_names,
+        heldout_names,
     };
+    let card = validate::validate(cfg, &mut run, &renderer, trained)?;
     write_card(out, &card)?;
     // The run is complete: resume state is no longer needed.
     let _ = std::fs::remove_file(&state_path);
     let _ = std::fs::remove_file(out.join("optimizer.bpk"));
     Ok(Some(card))
+}
+
+/// Renders the training epochs from `start_step`'s on a worker thread, one ahead of the
+/// loop (a fresh, seeded set of squares each).
+fn spawn_epochs(
+    renderer: std::sync::Arc<Renderer>,
+    cfg: &TrainingConfig,
+    start_step: u64,
+) -> (
+    mpsc::Receiver<(u64, SquareSet)>,
+    std::thread::JoinHandle<()>,
+) {
+    let (tx, rx) = mpsc::sync_channel::<(u64, SquareSet)>(1);
+    let first_epoch = start_step / cfg.steps_per_epoch;
+    let last_epoch = cfg.steps.saturating_sub(1) / cfg.steps_per_epoch;
+    let sampling = cfg.sampling(cfg.empty_keep);
+    let (seed, boards) = (cfg.seed, cfg.boards_per_epoch);
+    // Nothing to render when there is nothing left to train (`--steps 0` only evaluates).
+    let pending = start_step < cfg.steps;
+    let producer = std::thread::spawn(move || {
+        for epoch in (first_epoch..=last_epoch).filter(|_| pending) {
+            let set = make_squares(
+                &renderer,
+                seed.wrapping_add(epoch.wrapping_mul(0x1000_0001)),
+                boards,
+                &sampling,
+            );
+            if tx.send((epoch, set)).is_err() {
+                return;
+            }
+        }
+    });
+    (rx, producer)
 }
 
 fn checkpoint(
