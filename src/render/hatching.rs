@@ -415,16 +415,9 @@ mod tests {
             spacing: 4.0,
             width: 1.5,
         };
-        let over = show_through(
-            &piece,
-            (0.0, 0.0),
-            24.0,
-            &h,
-            1.0,
-            [0, 0, 0],
-            [255, 255, 255],
-        )
-        .unwrap();
+        let through =
+            |pm: &Pixmap| show_through(pm, (0.0, 0.0), 24.0, &h, 1.0, [0; 3], [255; 3]).unwrap();
+        let over = through(&piece);
         let (mut on_black, mut on_white) = (0, 0);
         for (i, px) in over.pixels().iter().enumerate() {
             if px.alpha() < 128 {
@@ -445,16 +438,7 @@ mod tests {
         }
         // Nothing where the piece is transparent.
         let empty = Pixmap::new(24, 24).unwrap();
-        let over = show_through(
-            &empty,
-            (0.0, 0.0),
-            24.0,
-            &h,
-            1.0,
-            [0, 0, 0],
-            [255, 255, 255],
-        )
-        .unwrap();
+        let over = through(&empty);
         assert!(over.pixels().iter().all(|p| p.alpha() == 0));
     }
 }
