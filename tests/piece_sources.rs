@@ -74,7 +74,16 @@ fn font_with_hatched_glyphs_can_typeset() {
         (0, 255),
         "the empty dark square is ink in the middle"
     );
-    assert!(set.dark_raster(SquareClass::ALL[1], 40).is_some());
+    // A piece on a dark square keeps its enclosed paper white and opaque, so the hatched
+    // square typeset under it does not show through its body.
+    let king = set.dark_raster(SquareClass::ALL[6], 64).unwrap();
+    let paper = (0..64 * 64)
+        .filter(|i| alpha_at(&king, i % 64, i / 64) == (255, 255))
+        .count();
+    assert!(
+        paper > 300,
+        "white king on a dark square: {paper} px of paper"
+    );
 }
 
 #[test]

@@ -273,8 +273,7 @@ pub fn draw_board(
                     grid.x + col as f32 * cell - x as f32,
                     grid.y + row as f32 * cell - y as f32,
                 );
-                let (ink, paper) = (look.theme.dark, look.theme.light);
-                if let Some(over) = show_through(&img, square, cell, &h, weight, ink, paper) {
+                if let Some(over) = show_through(&img, square, cell, &h, weight, look.theme.light) {
                     let paint = PixmapPaint::default();
                     pm.draw_pixmap(x, y, over.as_ref(), &paint, Transform::identity(), None);
                 }

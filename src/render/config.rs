@@ -105,8 +105,7 @@ pub struct LookConfig {
     /// augmentation like `tinted_pieces`: default 0.
     pub rough_print: f64,
     /// Share of hatched and lined book boards whose dark squares' lines show through the
-    /// pieces on them: paper-coloured over a black piece, ink over a white one (an
-    /// overprinting plate, a failed knockout, a scan; `render::hatching`). A training
+    /// black pieces on them in paper (an overprinting plate, a scan; `render::hatching`). A training
     /// augmentation like `tinted_pieces`: default 0.
     pub hatch_through: f64,
 }

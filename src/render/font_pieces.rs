@@ -45,7 +45,8 @@ struct FontManifest {
 pub struct FontGlyphs {
     /// Pieces for any square: ink black, enclosed paper white, outside transparent.
     pub pieces: Vec<Pixmap>,
-    /// Pieces on a hatched dark square and the empty hatched square, ink only.
+    /// Pieces on a hatched dark square (ink, the paper their outlines enclose white, the
+    /// rest transparent) and the empty hatched square (ink only).
     pub dark: Option<(Vec<Pixmap>, Pixmap)>,
 }
 
@@ -136,8 +137,11 @@ pub fn load_font_glyphs(dir: &Path) -> Result<FontGlyphs, PieceSetError> {
     };
     let pieces = render_set(&light, true)?;
     let dark = match (dark, empty) {
+        // The paper inside a piece on a dark square is paper, as printed: typesetting draws
+        // each piece over the empty hatched square, which must not show through a white
+        // man's body (nor through the white details of a black one).
         (Some(d), Some(e)) => Some((
-            render_set(&d, false)?,
+            render_set(&d, true)?,
             to_pixmap(&render_glyph(&font, e, cell), false),
         )),
         _ => None,
