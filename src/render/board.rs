@@ -84,8 +84,8 @@ pub struct BoardLook<'a> {
     pub stretch: Option<super::restyle::PieceStretch>,
     /// Worn lines or dots on a printed theme's dark squares (training augmentation), if any.
     pub rough_print: Option<super::hatching::RoughLines>,
-    /// Hatch lines showing through the pieces on dark squares, this share of the
-    /// pattern's width (training augmentation), if any.
+    /// Hatch lines showing through the black pieces on dark squares in paper, this share
+    /// of the pattern's width (training augmentation), if any.
     pub hatch_through: Option<f32>,
 }
 
