@@ -370,13 +370,11 @@ mod tests {
     /// `crop` with seeded grey noise of +-`amp` on every pixel: as two hatched squares of a
     /// scan differ, texture for texture.
     fn noisy(crop: &RgbImage, seed: u64, amp: f32) -> RgbImage {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut noise =
+            crate::render::xorshift::XorShift64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
         let mut out = crop.clone();
         for px in out.pixels_mut() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let n = ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * amp;
+            let n = (noise.next_f32() * 2.0 - 1.0) * amp;
             let v = (f32::from(px.0[0]) + n).clamp(0.0, 255.0) as u8;
             *px = Rgb([v, v, v]);
         }

@@ -390,59 +390,60 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     }
 }
 
-#[test]
-fn rough_print_wears_only_printed_patterns_and_only_when_asked_for() {
+/// Book boards drawn plainly and with one training-only augmentation (`augment`, whose
+/// overlay label is `label`), board by board from one seed. Checks that validation's config
+/// draws the plain bytes, that the plain boards never carry the label, that the position is
+/// the same either way and that a labelled board really changed; returns the themes of the
+/// labelled ones.
+fn augmented_book_themes(
+    augment: impl Fn(&mut SynthConfig),
+    label: &str,
+    seed: u64,
+    boards: u64,
+) -> Vec<String> {
     let mut plain = clean_config();
     plain.look.book_theme = 1.0;
-    let mut rough = plain;
-    rough.look.rough_print = 1.0;
-    let (a, b) = (renderer(plain), renderer(rough));
+    let mut augmented = plain;
+    augment(&mut augmented);
+    let (a, b) = (renderer(plain), renderer(augmented));
     let validation = b
-        .with_config(rough.without_training_augmentations())
+        .with_config(augmented.without_training_augmentations())
         .unwrap();
-    let mut worn = 0;
-    for i in 0..8 {
-        let (x, y) = (a.render(9, i), b.render(9, i));
-        assert_eq!(validation.render(9, i).image, x.image);
-        assert!(!x.overlays.contains(&"rough_print".to_string()));
+    let mut themes = Vec::new();
+    for i in 0..boards {
+        let (x, y) = (a.render(seed, i), b.render(seed, i));
+        assert_eq!(validation.render(seed, i).image, x.image);
+        assert!(!x.overlays.iter().any(|o| o == label));
         assert_eq!(x.placement, y.placement);
-        if y.overlays.contains(&"rough_print".to_string()) {
-            assert_ne!(x.image, y.image, "board {i}: worn lines drew nothing");
-            assert_ne!(y.theme, "book-grey", "flat grey has no lines to wear");
-            worn += 1;
+        if y.overlays.iter().any(|o| o == label) {
+            assert_ne!(x.image, y.image, "board {i}: {label} drew nothing");
+            themes.push(y.theme.clone());
         }
     }
-    assert!(worn >= 2, "{worn} of 8 book boards worn");
+    themes
+}
+
+#[test]
+fn rough_print_wears_only_printed_patterns_and_only_when_asked_for() {
+    let worn = augmented_book_themes(|c| c.look.rough_print = 1.0, "rough_print", 9, 8);
+    for theme in &worn {
+        assert_ne!(theme, "book-grey", "flat grey has no lines to wear");
+    }
+    assert!(worn.len() >= 2, "{} of 8 book boards worn", worn.len());
 }
 
 #[test]
 fn hatch_shows_through_pieces_only_on_lined_boards_and_only_when_asked_for() {
-    let mut plain = clean_config();
-    plain.look.book_theme = 1.0;
-    let mut through = plain;
-    through.look.hatch_through = 1.0;
-    let (a, b) = (renderer(plain), renderer(through));
-    let validation = b
-        .with_config(through.without_training_augmentations())
-        .unwrap();
-    let mut shown = 0;
-    for i in 0..10 {
-        let (x, y) = (a.render(13, i), b.render(13, i));
-        assert_eq!(validation.render(13, i).image, x.image);
-        assert!(!x.overlays.contains(&"hatch_through".to_string()));
-        assert_eq!(x.placement, y.placement);
-        if y.overlays.contains(&"hatch_through".to_string()) {
-            assert_ne!(x.image, y.image, "board {i}: no line showed through");
-            assert!(
-                y.theme == "book-hatched" || y.theme.starts_with("book-lined"),
-                "{}: only line patterns show through",
-                y.theme
-            );
-            shown += 1;
-        }
+    let shown = augmented_book_themes(|c| c.look.hatch_through = 1.0, "hatch_through", 13, 10);
+    for theme in &shown {
+        assert!(
+            theme == "book-hatched" || theme.starts_with("book-lined"),
+            "{theme}: only line patterns show through"
+        );
     }
     assert!(
-        shown >= 2,
-        "{shown} of 10 book boards with lines through the pieces"
+        shown.len() >= 2,
+        "{} of 10 book boards with lines through the pieces",
+        shown.len()
     );
 }
