@@ -433,6 +433,16 @@ fn rough_print_wears_only_printed_patterns_and_only_when_asked_for() {
 }
 
 #[test]
+fn inner_lines_are_drawn_only_when_asked_for() {
+    let lined = augmented_book_themes(|c| c.look.inner_lines = 1.0, "inner_lines", 17, 8);
+    assert!(
+        lined.len() >= 2,
+        "{} of 8 book boards with inner lines",
+        lined.len()
+    );
+}
+
+#[test]
 fn hatch_shows_through_pieces_only_on_lined_boards_and_only_when_asked_for() {
     let shown = augmented_book_themes(|c| c.look.hatch_through = 1.0, "hatch_through", 13, 10);
     for theme in &shown {

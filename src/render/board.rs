@@ -87,6 +87,8 @@ pub struct BoardLook<'a> {
     /// Hatch lines showing through the black pieces on dark squares in paper, this share
     /// of the pattern's width (training augmentation), if any.
     pub hatch_through: Option<f32>,
+    /// A paper line just inside the black pieces' outline (training augmentation), if any.
+    pub inner_line: Option<super::inner_line::InnerLine>,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -208,6 +210,7 @@ pub fn draw_board(
         overlays.push("mirrored_pieces".into());
     }
     let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    let mut lined: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut rims: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
@@ -230,6 +233,13 @@ pub fn draw_board(
             let restyle = !typeset;
             if let Some(stretch) = look.stretch.as_ref().filter(|_| restyle) {
                 img = once_per_raster(&mut stretched, &img, |src| stretch.apply(src));
+            }
+            // Before the tint, so that a tinted board's line takes its light colour.
+            if let (Some(line), SquareClass::Piece(p)) = (&look.inner_line, class)
+                && restyle
+                && p.color == shakmaty::Color::Black
+            {
+                img = once_per_raster(&mut lined, &img, |src| line.apply(src));
             }
             if let (Some(tint), SquareClass::Piece(p)) = (&look.tint, class)
                 && restyle
@@ -279,6 +289,11 @@ pub fn draw_board(
                 }
             }
         }
+    }
+
+    // Labelled only where a line was drawn: small or hollow black men get none.
+    if lined.iter().any(|(src, done)| src.data() != done.data()) {
+        overlays.push("inner_lines".into());
     }
 
     // Over the pieces.

@@ -108,6 +108,10 @@ pub struct LookConfig {
     /// black pieces on them in paper (an overprinting plate, a scan; `render::hatching`). A training
     /// augmentation like `tinted_pieces`: default 0.
     pub hatch_through: f64,
+    /// Share of boards whose black pieces get a thin paper-coloured line just inside their
+    /// outline, as many diagram fonts draw them (`render::inner_line`). A training
+    /// augmentation like `tinted_pieces`: default 0.
+    pub inner_lines: f64,
 }
 
 impl Default for LookConfig {
@@ -126,6 +130,7 @@ impl Default for LookConfig {
             mirrored_pieces: 0.0,
             rough_print: 0.0,
             hatch_through: 0.0,
+            inner_lines: 0.0,
         }
     }
 }
@@ -260,10 +265,11 @@ pub struct SynthConfig {
 
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, rough
-    /// print, hatch through) off: what validation sets and infer-like data are drawn with.
+    /// print, hatch through, inner lines) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
         self.look.hatch_through = 0.0;
+        self.look.inner_lines = 0.0;
         self.look.tinted_pieces = 0.0;
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
@@ -296,6 +302,7 @@ impl SynthConfig {
             ("look.mirrored_pieces", self.look.mirrored_pieces),
             ("look.rough_print", self.look.rough_print),
             ("look.hatch_through", self.look.hatch_through),
+            ("look.inner_lines", self.look.inner_lines),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

@@ -6,6 +6,7 @@ pub mod config;
 pub mod degrade;
 pub mod font_pieces;
 pub mod hatching;
+pub mod inner_line;
 mod labels;
 pub mod noise;
 pub mod overlay;
@@ -264,6 +265,8 @@ impl Renderer {
                 && theme::has_line_or_dot_pattern(&theme)
                 && rng.random_bool(cfg.look.hatch_through))
             .then(|| rng.random_range(0.35..1.0f32)),
+            inner_line: (cfg.look.inner_lines > 0.0 && rng.random_bool(cfg.look.inner_lines))
+                .then(|| inner_line::InnerLine::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

@@ -290,6 +290,7 @@ fn second_board(
             stretch: None,
             rough_print: None,
             hatch_through: None,
+            inner_line: None,
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {
