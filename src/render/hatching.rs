@@ -278,10 +278,7 @@ pub(super) fn show_through(
         .zip(lines.pixels())
     {
         let p = p.demultiply();
-        let luma = (0.299 * f32::from(p.red())
-            + 0.587 * f32::from(p.green())
-            + 0.114 * f32::from(p.blue()))
-            / 255.0;
+        let luma = super::luma(p) / 255.0;
         // Strongest over solid black; mid greys (an outline's antialiasing) get little,
         // light parts nothing.
         let darkness = ((0.5 - luma) * 2.0).clamp(0.0, 1.0);

@@ -48,9 +48,7 @@ impl InnerLine {
             .iter()
             .map(|p| {
                 let c = p.demultiply();
-                let luma =
-                    0.299 * c.red() as f32 + 0.587 * c.green() as f32 + 0.114 * c.blue() as f32;
-                c.alpha() >= 128 && luma < 110.0
+                c.alpha() >= 128 && super::luma(c) < 110.0
             })
             .collect();
         let depth = distance_to(&body.iter().map(|&b| !b).collect::<Vec<_>>(), w, h, true);

@@ -117,6 +117,11 @@ const MIN_SHADED_CELL: f32 = 20.0;
 /// plus the largest simulated finder error (0.06), with room to spare.
 const SQUARES_ROOM: f32 = 0.3;
 
+/// Luma (Rec. 601 weights, 0..=255) of a demultiplied pixel: how dark a piece's ink is.
+pub(crate) fn luma(c: resvg::tiny_skia::ColorU8) -> f32 {
+    0.299 * f32::from(c.red()) + 0.587 * f32::from(c.green()) + 0.114 * f32::from(c.blue())
+}
+
 /// The per-image random stream: independent of how images are spread over threads.
 pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -93,8 +93,7 @@ impl PieceTint {
             if c.alpha() == 0 {
                 continue;
             }
-            let l = (0.299 * c.red() as f32 + 0.587 * c.green() as f32 + 0.114 * c.blue() as f32)
-                / 255.0;
+            let l = super::luma(c) / 255.0;
             let [r, g, b] =
                 [0, 1, 2].map(|k| (lo[k] + (hi[k] - lo[k]) * l).round().clamp(0.0, 255.0) as u8);
             *p = ColorU8::from_rgba(r, g, b, c.alpha()).premultiply();
