@@ -127,6 +127,10 @@ struct ReadArgs {
     /// the FEN) to this PNG (one image only).
     #[arg(long, value_name = "OUT.png")]
     debug_image: Option<PathBuf>,
+    /// Write the 64 crops exactly as the classifier reads them (picture layout, 4x larger)
+    /// to this PNG (one image only): what the model saw when it misread a square.
+    #[arg(long, value_name = "OUT.png")]
+    debug_crops: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -285,6 +289,9 @@ fn read(a: ReadArgs) -> Result<Exit> {
     if a.debug_image.is_some() && files.len() > 1 {
         bail!("--debug-image takes one image");
     }
+    if a.debug_crops.is_some() && files.len() > 1 {
+        bail!("--debug-crops takes one image");
+    }
     let mut opts = recognize_options(&a.model);
     opts.fields = fen_fields(&a)?;
     let (recognizer, _) = load_recognizer(&a.model)?;
@@ -297,7 +304,15 @@ fn read(a: ReadArgs) -> Result<Exit> {
     let results: Vec<(PathBuf, Result<output::Outcome, String>)> = files
         .par_iter()
         .map(|f| {
-            let r = output::process(&recognizer, f, &opts, a.debug_image.as_deref());
+            let r = output::process(
+                &recognizer,
+                f,
+                &opts,
+                output::DebugFiles {
+                    image: a.debug_image.as_deref(),
+                    crops: a.debug_crops.as_deref(),
+                },
+            );
             pb.inc(1);
             (f.clone(), r)
         })

@@ -22,22 +22,40 @@ pub struct Outcome {
     pub exit: Exit,
 }
 
-/// Reads, recognises and optionally draws the debug picture for one image.
+/// The debug pictures asked for (one image only).
+#[derive(Clone, Copy, Default)]
+pub struct DebugFiles<'a> {
+    /// `--debug-image`: straightened board | diagram of the FEN.
+    pub image: Option<&'a Path>,
+    /// `--debug-crops`: the 64 crops the classifier read.
+    pub crops: Option<&'a Path>,
+}
+
+/// Writes `pic` (or says it could not be drawn) to `out`, atomically.
+fn write_picture(out: &Path, pic: Option<image::RgbImage>, what: &str) -> Result<(), String> {
+    let pic = pic.ok_or(format!("cannot draw the {what}"))?;
+    let bytes = fenscan::io::png_bytes(&pic).map_err(|e| e.to_string())?;
+    fenscan::io::atomic_write(out, &bytes).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+/// Reads, recognises and optionally draws the debug pictures for one image.
 pub fn process(
     rec: &Recognizer,
     file: &Path,
     opts: &RecognizeOptions,
-    debug: Option<&Path>,
+    debug: DebugFiles<'_>,
 ) -> Result<Outcome, String> {
     let img = fenscan::io::open_image(file).map_err(|e| e.to_string())?;
     match rec.recognize(&img, opts) {
         Ok(r) => {
-            if let Some(out) = debug {
-                let pic = fenscan::debug_image::debug_image(&img, &r)
-                    .ok_or("cannot draw the debug image")?;
-                let bytes = fenscan::io::png_bytes(&pic).map_err(|e| e.to_string())?;
-                fenscan::io::atomic_write(out, &bytes)
-                    .map_err(|e| format!("{}: {e}", out.display()))?;
+            if let Some(out) = debug.image {
+                let pic = fenscan::debug_image::debug_image(&img, &r);
+                write_picture(out, pic, "debug image")?;
+            }
+            if let Some(out) = debug.crops {
+                let crop = rec.classifier().crop();
+                let pic = fenscan::debug_image::crop_sheet(&img, &r, crop);
+                write_picture(out, pic, "crop sheet")?;
             }
             let exit = if r.problems.iter().any(|p| p.is_error()) {
                 Exit::Problems

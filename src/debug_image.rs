@@ -1,6 +1,7 @@
 //! A side-by-side picture for checking a recognition at a glance: the straightened board
 //! with the predicted letter on each square (uncertain squares framed in red), next to a
-//! clean diagram drawn from the predicted FEN.
+//! clean diagram drawn from the predicted FEN; and a sheet of the 64 crops exactly as the
+//! classifier reads them, for seeing what a model was given when it misreads a square.
 
 use image::{Rgb, RgbImage};
 use rand::SeedableRng;
@@ -14,7 +15,7 @@ use crate::render::pieces::PieceSet;
 use crate::render::scene::to_rgb;
 use crate::render::text::{draw_text, fonts};
 use crate::render::theme::themes;
-use crate::squares::warp_board;
+use crate::squares::{CropConfig, cut, warp_board};
 
 /// Side of each half in pixels.
 const SIDE: u32 = 480;
@@ -88,6 +89,34 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
     let mut out = RgbImage::from_pixel(2 * SIDE + 16, SIDE, Rgb([255, 255, 255]));
     image::imageops::overlay(&mut out, &to_rgb(&left), 0, 0);
     image::imageops::overlay(&mut out, &to_rgb(&right.pixmap), (SIDE + 16) as i64, 0);
+    Some(out)
+}
+
+/// How many times larger each crop is drawn on the crop sheet.
+const CROP_ZOOM: u32 = 4;
+/// Grey gap between crops on the sheet, in pixels.
+const CROP_GAP: u32 = 2;
+
+/// The 64 crops the classifier reads (cut from `img` at the board `rec` found, with the
+/// model's crop settings), in the picture's own layout (its top row first), each
+/// [`CROP_ZOOM`] times larger without smoothing, so its pixels are the model's pixels.
+pub fn crop_sheet(img: &RgbImage, rec: &Recognition, crop: &CropConfig) -> Option<RgbImage> {
+    let crops = cut(img, &rec.board.quad, crop).ok()?;
+    let cell = crop.size * CROP_ZOOM;
+    let side = 8 * cell + 9 * CROP_GAP;
+    let mut out = RgbImage::from_pixel(side, side, Rgb([128, 128, 128]));
+    for (i, c) in crops.iter().enumerate() {
+        let (row, col) = ((i / 8) as u32, (i % 8) as u32);
+        let (x0, y0) = (
+            CROP_GAP + col * (cell + CROP_GAP),
+            CROP_GAP + row * (cell + CROP_GAP),
+        );
+        for y in 0..cell.min(c.height() * CROP_ZOOM) {
+            for x in 0..cell.min(c.width() * CROP_ZOOM) {
+                out.put_pixel(x0 + x, y0 + y, *c.get_pixel(x / CROP_ZOOM, y / CROP_ZOOM));
+            }
+        }
+    }
     Some(out)
 }
 

@@ -197,6 +197,7 @@ fn json_output_has_the_fields() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples");
     let t = TempDir::new("json");
     let dbg = t.join("debug.png");
+    let crops = t.join("crops.png");
     let out = run_bin(
         "infer",
         &[
@@ -207,6 +208,8 @@ fn json_output_has_the_fields() {
             "auto",
             "--debug-image",
             dbg.to_str().unwrap(),
+            "--debug-crops",
+            crops.to_str().unwrap(),
             dir.join("sample.png").to_str().unwrap(),
         ],
     );
@@ -232,4 +235,17 @@ fn json_output_has_the_fields() {
     assert!(v["fen"].as_str().unwrap().contains(" b "));
     let pic = image::open(&dbg).unwrap();
     assert!(pic.width() > pic.height());
+    // The crop sheet: 8x8 crops of the shipped model's 32 pixels, 4x larger, 2-pixel gaps.
+    let sheet = image::open(&crops).unwrap().to_rgb8();
+    assert_eq!(sheet.dimensions(), (8 * 128 + 9 * 2, 8 * 128 + 9 * 2));
+    assert_eq!(sheet.get_pixel(0, 0).0, [128, 128, 128], "gap");
+    // Each crop pixel is drawn as a 4x4 block, and the crops are not blank.
+    let block = |x: u32, y: u32| *sheet.get_pixel(2 + x * 4, 2 + y * 4);
+    for (x, y) in [(0, 0), (5, 17), (31, 31)] {
+        for (dx, dy) in [(1, 0), (0, 3), (3, 3)] {
+            assert_eq!(*sheet.get_pixel(2 + x * 4 + dx, 2 + y * 4 + dy), block(x, y));
+        }
+    }
+    let distinct: std::collections::HashSet<[u8; 3]> = sheet.pixels().map(|p| p.0).collect();
+    assert!(distinct.len() > 50, "{} colours", distinct.len());
 }
