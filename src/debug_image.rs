@@ -83,6 +83,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         rough_print: None,
         hatch_through: None,
         inner_line: None,
+        inner_mark: None,
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     let right = draw_board(&rec.placement, &look, &OverlayConfig::NONE, &mut rng)?;

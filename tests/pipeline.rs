@@ -243,7 +243,10 @@ fn json_output_has_the_fields() {
     let block = |x: u32, y: u32| *sheet.get_pixel(2 + x * 4, 2 + y * 4);
     for (x, y) in [(0, 0), (5, 17), (31, 31)] {
         for (dx, dy) in [(1, 0), (0, 3), (3, 3)] {
-            assert_eq!(*sheet.get_pixel(2 + x * 4 + dx, 2 + y * 4 + dy), block(x, y));
+            assert_eq!(
+                *sheet.get_pixel(2 + x * 4 + dx, 2 + y * 4 + dy),
+                block(x, y)
+            );
         }
     }
     let distinct: std::collections::HashSet<[u8; 3]> = sheet.pixels().map(|p| p.0).collect();

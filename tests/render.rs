@@ -433,7 +433,7 @@ fn rough_print_wears_only_printed_patterns_and_only_when_asked_for() {
 }
 
 #[test]
-fn inner_lines_are_drawn_only_when_asked_for() {
+fn inner_lines_and_marks_are_drawn_only_when_asked_for() {
     let lined = augmented_book_themes(|c| c.look.inner_lines = 1.0, "inner_lines", 17, 8);
     assert!(
         lined.len() >= 2,

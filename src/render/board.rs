@@ -89,6 +89,8 @@ pub struct BoardLook<'a> {
     pub hatch_through: Option<f32>,
     /// A paper line just inside the black pieces' outline (training augmentation), if any.
     pub inner_line: Option<super::inner_line::InnerLine>,
+    /// A paper mark in the black pieces' lower body (training augmentation), if any.
+    pub inner_mark: Option<super::inner_line::InnerMark>,
 }
 
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
@@ -211,6 +213,7 @@ pub fn draw_board(
     }
     let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut lined: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    let mut marked: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut rims: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
@@ -240,6 +243,12 @@ pub fn draw_board(
                 && p.color == shakmaty::Color::Black
             {
                 img = once_per_raster(&mut lined, &img, |src| line.apply(src));
+            }
+            if let (Some(mark), SquareClass::Piece(p)) = (&look.inner_mark, class)
+                && restyle
+                && p.color == shakmaty::Color::Black
+            {
+                img = once_per_raster(&mut marked, &img, |src| mark.apply(src));
             }
             if let (Some(tint), SquareClass::Piece(p)) = (&look.tint, class)
                 && restyle
@@ -294,6 +303,9 @@ pub fn draw_board(
     // Labelled only where a line was drawn: small or hollow black men get none.
     if lined.iter().any(|(src, done)| src.data() != done.data()) {
         overlays.push("inner_lines".into());
+    }
+    if marked.iter().any(|(src, done)| src.data() != done.data()) {
+        overlays.push("inner_marks".into());
     }
 
     // Over the pieces.

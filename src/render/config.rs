@@ -112,6 +112,10 @@ pub struct LookConfig {
     /// outline, as many diagram fonts draw them (`render::inner_line`). A training
     /// augmentation like `tinted_pieces`: default 0.
     pub inner_lines: f64,
+    /// Share of boards whose black pieces get a small paper mark (triangle, dot or slit) in
+    /// the thick lower part of their body, a highlight some fonts draw
+    /// (`render::inner_line`). A training augmentation like `tinted_pieces`: default 0.
+    pub inner_marks: f64,
 }
 
 impl Default for LookConfig {
@@ -131,6 +135,7 @@ impl Default for LookConfig {
             rough_print: 0.0,
             hatch_through: 0.0,
             inner_lines: 0.0,
+            inner_marks: 0.0,
         }
     }
 }
@@ -265,11 +270,12 @@ pub struct SynthConfig {
 
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, rough
-    /// print, hatch through, inner lines) off: what validation sets and infer-like data are drawn with.
+    /// print, hatch through, inner lines and marks) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
         self.look.hatch_through = 0.0;
         self.look.inner_lines = 0.0;
+        self.look.inner_marks = 0.0;
         self.look.tinted_pieces = 0.0;
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
@@ -303,6 +309,7 @@ impl SynthConfig {
             ("look.rough_print", self.look.rough_print),
             ("look.hatch_through", self.look.hatch_through),
             ("look.inner_lines", self.look.inner_lines),
+            ("look.inner_marks", self.look.inner_marks),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

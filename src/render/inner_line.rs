@@ -6,6 +6,11 @@
 //! outline of a white man: such black pawns on hatched squares come out white. A training
 //! augmentation: the line follows the dark body's edge, only where the body is thick enough
 //! to keep a solid core inside the line (a pawn's thin neck stays solid, as fonts draw it).
+//!
+//! Inner marks: other fonts put a small paper mark (a triangle, a dot, a slit) in the thick
+//! lower part of a black man's body, a highlight. The shipped models read a black pawn with
+//! such a triangle as a white pawn (97%; with the triangle inked over, a black pawn at
+//! 100%), so a mark, not the body's darkness, was telling them the colour.
 
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{ColorU8, Pixmap};
@@ -43,14 +48,7 @@ impl InnerLine {
         let inset = (self.inset * side as f32).max(1.0);
         let width = (self.width * side as f32).max(1.0);
         let core_margin = width;
-        let body: Vec<bool> = src
-            .pixels()
-            .iter()
-            .map(|p| {
-                let c = p.demultiply();
-                c.alpha() >= 128 && super::luma(c) < 110.0
-            })
-            .collect();
+        let body = dark_body(src);
         let depth = distance_to(&body.iter().map(|&b| !b).collect::<Vec<_>>(), w, h, true);
         let core: Vec<bool> = depth
             .iter()
@@ -70,6 +68,100 @@ impl InnerLine {
         }
         out
     }
+}
+
+/// The shape of an inner mark.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum MarkShape {
+    /// A triangle pointing up.
+    Triangle,
+    /// A round dot.
+    Dot,
+    /// A short horizontal slit.
+    Slit,
+}
+
+/// A small paper mark inside the thickest lower part of each black man's body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InnerMark {
+    shape: MarkShape,
+    /// The mark's half-size as a share of the body's depth where it sits.
+    size: f32,
+}
+
+impl InnerMark {
+    /// A random mark: triangle, dot or slit, 35-75% of the body's depth there.
+    pub fn random(rng: &mut impl Rng) -> InnerMark {
+        let shape = match rng.random_range(0..5u8) {
+            0 | 1 => MarkShape::Triangle,
+            2 | 3 => MarkShape::Dot,
+            _ => MarkShape::Slit,
+        };
+        InnerMark {
+            shape,
+            size: rng.random_range(0.35..0.75),
+        }
+    }
+
+    /// `src` (a black piece, premultiplied) with the mark in paper white; silhouette
+    /// unchanged, and a rim of body (a third of its depth, 2 pixels at least) kept round it.
+    pub fn apply(&self, src: &Pixmap) -> Pixmap {
+        let mut out = src.clone();
+        let (w, h) = (src.width() as usize, src.height() as usize);
+        if src.width().min(src.height()) < MIN_PIECE {
+            return out;
+        }
+        let body = dark_body(src);
+        let depth = distance_to(&body.iter().map(|&b| !b).collect::<Vec<_>>(), w, h, true);
+        // The body's vertical extent; the mark goes in its lower half, where a highlight sits.
+        let rows: Vec<usize> = (0..h)
+            .filter(|&y| body[y * w..(y + 1) * w].contains(&true))
+            .collect();
+        let (Some(&top), Some(&bottom)) = (rows.first(), rows.last()) else {
+            return out;
+        };
+        let middle = (top + bottom) / 2;
+        let Some((centre, deepest)) = (middle * w..h * w)
+            .map(|i| (i, depth[i]))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+        else {
+            return out;
+        };
+        if deepest < 3.0 {
+            return out;
+        }
+        let r = (deepest * self.size).max(1.0);
+        // Body kept all round the mark, so that it stays a mark and never opens the outline.
+        let keep = (0.3 * deepest).max(2.0);
+        let (cx, cy) = ((centre % w) as f32, (centre / w) as f32);
+        for (i, px) in out.pixels_mut().iter_mut().enumerate() {
+            if !body[i] || depth[i] < keep {
+                continue;
+            }
+            let (dx, dy) = ((i % w) as f32 - cx, (i / w) as f32 - cy);
+            let inside = match self.shape {
+                MarkShape::Dot => dx * dx + dy * dy <= r * r,
+                // Apex r above the centre, base r below it, as wide as it is tall.
+                MarkShape::Triangle => dy.abs() <= r && dx.abs() <= (dy + r) / 2.0,
+                MarkShape::Slit => dx.abs() <= r * 1.5 && dy.abs() <= (r * 0.3).max(0.5),
+            };
+            if inside {
+                *px = ColorU8::from_rgba(255, 255, 255, px.alpha()).premultiply();
+            }
+        }
+        out
+    }
+}
+
+/// Which pixels are the piece's dark body: opaque enough and dark.
+fn dark_body(src: &Pixmap) -> Vec<bool> {
+    src.pixels()
+        .iter()
+        .map(|p| {
+            let c = p.demultiply();
+            c.alpha() >= 128 && super::luma(c) < 110.0
+        })
+        .collect()
 }
 
 /// For every pixel, the distance (chamfer 1 / sqrt 2) to the nearest pixel where `source`
@@ -168,6 +260,32 @@ mod tests {
     }
 
     #[test]
+    fn a_mark_sits_inside_the_lower_body_and_keeps_an_edge() {
+        let src = block_with_neck();
+        for shape in [MarkShape::Triangle, MarkShape::Dot, MarkShape::Slit] {
+            let out = InnerMark { shape, size: 0.6 }.apply(&src);
+            let white: Vec<(usize, usize)> = (0..40 * 40)
+                .filter(|&i| is_white(&out, i % 40, i / 40))
+                .map(|i| (i % 40, i / 40))
+                .collect();
+            assert!(white.len() >= 6, "{shape:?}: {} pixels", white.len());
+            // Inside the block, never on its outer pixel and a half, and centred below the
+            // middle of the whole body (rows 0..36), not up in the neck.
+            for &(x, y) in &white {
+                assert!(
+                    (10..30).contains(&x) && (14..34).contains(&y),
+                    "{shape:?} at {x},{y}"
+                );
+            }
+            let mean_y = white.iter().map(|&(_, y)| y as f32).sum::<f32>() / white.len() as f32;
+            assert!(mean_y >= 18.0, "{shape:?}: centred on row {mean_y}");
+            for (a, b) in src.pixels().iter().zip(out.pixels()) {
+                assert_eq!(a.alpha(), b.alpha());
+            }
+        }
+    }
+
+    #[test]
     fn tiny_and_white_pieces_are_left_alone() {
         let line = InnerLine {
             inset: 0.05,
@@ -180,5 +298,11 @@ mod tests {
         let mut white = Pixmap::new(40, 40).unwrap();
         white.fill(resvg::tiny_skia::Color::WHITE);
         assert_eq!(line.apply(&white).data(), white.data());
+        let mark = InnerMark {
+            shape: MarkShape::Dot,
+            size: 0.6,
+        };
+        assert_eq!(mark.apply(&small).data(), small.data());
+        assert_eq!(mark.apply(&white).data(), white.data());
     }
 }

@@ -272,6 +272,8 @@ impl Renderer {
             .then(|| rng.random_range(0.35..1.0f32)),
             inner_line: (cfg.look.inner_lines > 0.0 && rng.random_bool(cfg.look.inner_lines))
                 .then(|| inner_line::InnerLine::random(rng)),
+            inner_mark: (cfg.look.inner_marks > 0.0 && rng.random_bool(cfg.look.inner_marks))
+                .then(|| inner_line::InnerMark::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
         let scene = scene::compose(

@@ -291,6 +291,7 @@ fn second_board(
             rough_print: None,
             hatch_through: None,
             inner_line: None,
+            inner_mark: None,
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {
