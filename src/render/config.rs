@@ -213,6 +213,11 @@ pub struct DegradeConfig {
     /// dither); strength = largest screen period as a share of a square (0.08; the period
     /// is at least 2 pixels).
     pub halftone: Effect,
+    /// Unsharp masking, as scanners, phone cameras and image editors apply: light halos
+    /// beside dark edges and dark rims beside light ones (a worn scan's empty squares then
+    /// carry speckled rings); strength = largest amount (2.0: the edge's contrast tripled).
+    /// Off by default, a training augmentation: synth's output stays as it was.
+    pub sharpen: Effect,
 }
 
 impl DegradeConfig {
@@ -230,6 +235,7 @@ impl DegradeConfig {
         ink: effect(0.0, 0.0),
         scan: effect(0.0, 0.0),
         halftone: effect(0.0, 0.0),
+        sharpen: effect(0.0, 0.0),
     };
 }
 
@@ -248,6 +254,7 @@ impl Default for DegradeConfig {
             ink: effect(0.15, 0.02),
             scan: effect(0.15, 0.12),
             halftone: effect(0.15, 0.08),
+            sharpen: effect(0.0, 2.0),
         }
     }
 }
@@ -279,6 +286,7 @@ impl SynthConfig {
         self.look.tinted_pieces = 0.0;
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
+        self.degrade.sharpen.probability = 0.0;
         self
     }
 
@@ -295,6 +303,10 @@ impl SynthConfig {
             (
                 "degrade.halftone.probability",
                 self.degrade.halftone.probability,
+            ),
+            (
+                "degrade.sharpen.probability",
+                self.degrade.sharpen.probability,
             ),
             ("look.random_theme", self.look.random_theme),
             ("look.book_theme", self.look.book_theme),
