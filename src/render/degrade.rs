@@ -129,8 +129,9 @@ pub fn degrade(
     // streams of configs without it stay as they were.
     if cfg.sharpen.probability > 0.0 && rng.random_bool(cfg.sharpen.probability) {
         let amount = rng.random_range(0.3..cfg.sharpen.strength.max(0.31));
-        // Halos 1-6% of a square wide, as the ones seen on worn scans, within 0.6-4 px.
-        let sigma = (rng.random_range(0.01..0.06f32) * cell).clamp(0.6, 4.0);
+        // Halos 1-10% of a square wide (a phone's fine sharpening to a scanner's wide
+        // rings), within 0.6-6 px.
+        let sigma = (rng.random_range(0.01..0.10f32) * cell).clamp(0.6, 6.0);
         unsharp_mask(img, sigma, amount);
         applied.push(format!("sharpen:{amount:.2}@{sigma:.1}px"));
     }
