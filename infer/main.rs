@@ -348,8 +348,7 @@ fn eval(set: &Path, report: Option<&Path>, model: &ModelArgs) -> Result<Exit> {
     );
     println!("{md}");
     if let Some(out) = report {
-        let md_path = out.with_extension("md");
-        let json_path = out.with_extension("json");
+        let (md_path, json_path) = fenscan::eval::report_paths(out);
         fenscan::io::atomic_write(&md_path, md.as_bytes())
             .with_context(|| format!("cannot write {}", md_path.display()))?;
         fenscan::io::atomic_write(&json_path, serde_json::to_string_pretty(&r)?.as_bytes())

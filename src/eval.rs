@@ -371,6 +371,22 @@ pub fn corner_error(found: &Quad, truth: &Quad) -> f32 {
         / truth.mean_side().max(1.0)
 }
 
+/// Where `infer eval --report OUT` writes its two files: OUT.md and OUT.json. The
+/// extensions are added to the whole name (a report called `run1.5` is `run1.5.md`, not
+/// `run1.md`); an OUT already ending in `.md` or `.json` names the same pair.
+pub fn report_paths(out: &Path) -> (PathBuf, PathBuf) {
+    let stem = match out.extension().and_then(|e| e.to_str()) {
+        Some("md" | "json") => out.with_extension(""),
+        _ => out.to_path_buf(),
+    };
+    let with = |ext: &str| {
+        let mut name = stem.clone().into_os_string();
+        name.push(ext);
+        PathBuf::from(name)
+    };
+    (with(".md"), with(".json"))
+}
+
 /// The report as markdown.
 pub fn to_markdown(r: &EvalReport, title: &str) -> String {
     let row = |name: &str, g: &GroupStats| {
@@ -455,4 +471,21 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
         }
     }
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_paths_add_the_extensions_to_the_whole_name() {
+        let pair = |md: &str, json: &str| (PathBuf::from(md), PathBuf::from(json));
+        assert_eq!(
+            report_paths(Path::new("out/run1.5")),
+            pair("out/run1.5.md", "out/run1.5.json")
+        );
+        assert_eq!(report_paths(Path::new("r")), pair("r.md", "r.json"));
+        assert_eq!(report_paths(Path::new("r.md")), pair("r.md", "r.json"));
+        assert_eq!(report_paths(Path::new("a.b/r.json")), pair("a.b/r.md", "a.b/r.json"));
+    }
 }

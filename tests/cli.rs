@@ -1,6 +1,6 @@
 //! The binaries' command lines: exit statuses, text and JSON output.
 
-use crate::util::{assert_exit, run_bin};
+use crate::util::{TempDir, assert_exit, run_bin};
 
 #[test]
 fn check_valid_fen_exits_0() {
@@ -113,7 +113,7 @@ fn png_header(w: u32, h: u32) -> Vec<u8> {
 
 #[test]
 fn bad_images_are_clear_errors() {
-    let t = crate::util::TempDir::new("badimg");
+    let t = TempDir::new("badimg");
     let mut good = Vec::new();
     image::RgbImage::new(64, 64)
         .write_to(
@@ -164,7 +164,7 @@ fn bad_images_are_clear_errors() {
 
 #[test]
 fn quoted_glob_patterns_are_expanded() {
-    let t = crate::util::TempDir::new("glob");
+    let t = TempDir::new("glob");
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/sample.png");
     for name in ["one.png", "two.png", "other.jpg"] {
         if name.ends_with("png") {
@@ -183,6 +183,43 @@ fn quoted_glob_patterns_are_expanded() {
     let out = run_bin("infer", &[t.join("*.webp").to_str().unwrap()]);
     assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("no file matches"));
+}
+
+#[test]
+fn eval_writes_both_reports_under_a_dotted_name() {
+    // A two-image set in the manifest format of ../shared/dev: the sample read right, and
+    // the same picture labelled with a wrong placement (one failure to list).
+    let t = TempDir::new("eval");
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/sample.png");
+    std::fs::copy(&sample, t.join("right.png")).unwrap();
+    std::fs::copy(&sample, t.join("wrong.png")).unwrap();
+    let placement = "rnb1kb1r/p2ppp1p/1p5n/2p3p1/2B1P3/P4P2/1PP1Q1PP/RNB1K1NR";
+    let wrong = "rnb1kb1r/p2ppp1p/1p5n/2p3p1/2B1P3/P4P2/1PP1Q1PP/RNB1K1N1";
+    std::fs::write(
+        t.join("manifest.csv"),
+        format!(
+            "file,placement,kind,orientation\nright.png,{placement},screenshot,white-bottom\nwrong.png,{wrong},screenshot,white-bottom\n"
+        ),
+    )
+    .unwrap();
+    let report = t.join("run1.5");
+    let out = run_bin(
+        "infer",
+        &[
+            "eval",
+            t.0.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+    );
+    assert_exit(&out, 0);
+    let md = std::fs::read_to_string(t.join("run1.5.md")).expect("run1.5.md written");
+    assert!(md.contains("| all | 2 | 0 | 50.0% | 1 | 0 |"), "{md}");
+    assert!(md.contains("wrong.png") && md.contains("h1: empty -> wR"), "{md}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(t.join("run1.5.json")).unwrap()).unwrap();
+    assert_eq!(json["failures"].as_array().map(Vec::len), Some(1), "{json}");
+    assert!(!t.join("run1.md").exists());
 }
 
 proptest::proptest! {
