@@ -88,6 +88,10 @@ struct ModelArgs {
     /// Do not compare unsure squares with their clearly read twins on the same board.
     #[arg(long)]
     no_twins: bool,
+    /// Do not report as unsure the squares read surely that look unlike the other squares
+    /// read as the same piece on their square colour.
+    #[arg(long)]
+    no_unlike_twins: bool,
     /// Do not read unsure squares again from slightly shifted windows.
     #[arg(long)]
     no_relook: bool,
@@ -191,6 +195,11 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
             }
         }),
         uncertain_below: model.threshold,
+        unlike_twins_margin: if model.no_unlike_twins {
+            None
+        } else {
+            RecognizeOptions::default().unlike_twins_margin
+        },
         ..RecognizeOptions::default()
     }
 }

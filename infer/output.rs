@@ -174,7 +174,14 @@ fn print_notes(prefix: &str, r: &Recognition) {
             .iter()
             .map(|t| format!("{} {:.0}%", t.class.describe(), t.probability * 100.0))
             .collect();
-        eprintln!("{prefix}unsure about {}: {}", s.square, alt.join(", "));
+        let why = match s.top.first() {
+            Some(t) if r.unlike_twins.contains(&s.square) => format!(
+                " (it looks unlike the other {}s on squares of its colour)",
+                t.class.describe()
+            ),
+            _ => String::new(),
+        };
+        eprintln!("{prefix}unsure about {}: {}{why}", s.square, alt.join(", "));
     }
     if r.uncertain.len() >= MANY_UNSURE {
         eprintln!(

@@ -486,6 +486,9 @@ mod tests {
         );
         assert_eq!(report_paths(Path::new("r")), pair("r.md", "r.json"));
         assert_eq!(report_paths(Path::new("r.md")), pair("r.md", "r.json"));
-        assert_eq!(report_paths(Path::new("a.b/r.json")), pair("a.b/r.md", "a.b/r.json"));
+        assert_eq!(
+            report_paths(Path::new("a.b/r.json")),
+            pair("a.b/r.md", "a.b/r.json")
+        );
     }
 }

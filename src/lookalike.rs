@@ -6,6 +6,10 @@
 //! allowing a small shift) and, when one class has a clearly closer twin, multiplies that
 //! class's probability by a fixed likelihood ratio. It never invents a class the classifier
 //! ruled out: the evidence only reorders classes already in the running.
+//!
+//! The same idea flags confident misreadings: [`unlike_twins`] singles out a square read
+//! surely as a piece that looks unlike the board's other squares read as that piece, when
+//! those look alike (it changes no reading; the pipeline reports the square as unsure).
 
 use image::RgbImage;
 use serde::Serialize;
@@ -153,6 +157,75 @@ pub fn apply(
         });
     }
     found
+}
+
+/// Squares read surely as a piece that look unlike every other square read as that piece
+/// on the same square colour, while those others look alike: one piece set draws one piece
+/// one way, so such a square is worth a second look (a confident misreading, usually a
+/// colour swap or a bishop read as a pawn). Returns their indices in the crops' order.
+pub fn unlike_twins(
+    crops: &[RgbImage],
+    context: f32,
+    probs: &[[f32; 13]],
+    sure_above: f32,
+    margin: f32,
+) -> Vec<usize> {
+    let n = crops.len().min(probs.len()).min(64);
+    let windows: Vec<Option<Window>> = crops
+        .iter()
+        .take(n)
+        .map(|c| Window::new(c, context))
+        .collect();
+    let empty = SquareClass::Empty.index();
+    let mut odd = Vec::new();
+    for class in (0..13).filter(|&c| c != empty) {
+        for colour in 0..2 {
+            // The squares read surely as this piece on this square colour.
+            let group: Vec<(usize, &Window)> = (0..n)
+                .filter(|&j| {
+                    parity(j) == colour
+                        && argmax(&probs[j]) == class
+                        && probs[j][class] >= sure_above
+                })
+                .filter_map(|j| windows[j].as_ref().map(|w| (j, w)))
+                .collect();
+            // A square needs at least two others to be judged against.
+            if group.len() < 3 {
+                continue;
+            }
+            let g = group.len();
+            let mut sim = vec![f32::NEG_INFINITY; g * g];
+            for a in 0..g {
+                for b in 0..g {
+                    if a != b {
+                        sim[a * g + b] = group[a].1.similarity(group[b].1);
+                    }
+                }
+            }
+            for i in 0..g {
+                let own = (0..g)
+                    .filter(|&b| b != i)
+                    .map(|b| sim[i * g + b])
+                    .fold(f32::NEG_INFINITY, f32::max);
+                // How alike the others are: each one's best match among the rest (this
+                // square left out), the lowest of those.
+                let alike = (0..g)
+                    .filter(|&a| a != i)
+                    .map(|a| {
+                        (0..g)
+                            .filter(|&b| b != a && b != i)
+                            .map(|b| sim[a * g + b])
+                            .fold(f32::NEG_INFINITY, f32::max)
+                    })
+                    .fold(f32::INFINITY, f32::min);
+                if own < alike - margin {
+                    odd.push(group[i].0);
+                }
+            }
+        }
+    }
+    odd.sort_unstable();
+    odd
 }
 
 fn parity(i: usize) -> usize {
@@ -322,6 +395,25 @@ mod tests {
         assert!([0, 2, 4].contains(&l.twin));
         assert!(l.similarity > 0.95, "{}", l.similarity);
         assert!(probs[6][7] > 0.8 && (probs[6].iter().sum::<f32>() - 1.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_sure_square_unlike_its_alike_twins_is_singled_out() {
+        let mut crops = vec![crop(true, false, 0.0, (0.0, 0.0)); 64];
+        let mut probs = vec![probs_for(0, 1.0, 0); 64];
+        // Three filled discs read surely as black pawns, one of them shifted a pixel, and a
+        // ring (another piece) read just as surely as one: all on light squares.
+        for (i, off) in [(0, (0.0, 0.0)), (2, (1.0, 0.0)), (4, (0.0, 1.0))] {
+            crops[i] = crop(true, true, 7.0, off);
+            probs[i] = probs_for(7, 0.99, 1);
+        }
+        crops[6] = crop(true, false, 9.0, (0.0, 0.0));
+        probs[6] = probs_for(7, 0.99, 1);
+        assert_eq!(unlike_twins(&crops, 0.125, &probs, 0.9, 0.2), vec![6]);
+        // With only one other black pawn to compare with, nothing is judged.
+        probs[2] = probs_for(1, 0.99, 7);
+        probs[4] = probs_for(1, 0.99, 7);
+        assert!(unlike_twins(&crops, 0.125, &probs, 0.9, 0.2).is_empty());
     }
 
     #[test]

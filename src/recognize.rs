@@ -78,6 +78,11 @@ pub struct RecognizeOptions {
     pub orientation: Option<Orientation>,
     /// A square whose top probability is below this is reported as uncertain. Default 0.9.
     pub uncertain_below: f32,
+    /// Also report as uncertain a square read surely as a piece whose crop correlates this
+    /// much less with the other squares read as that piece on its square colour than they
+    /// do with each other (`None`: off). Default 0.2 (see
+    /// [`crate::lookalike::unlike_twins`]).
+    pub unlike_twins_margin: Option<f32>,
     /// The FEN fields the picture cannot show.
     pub fields: FenFields,
 }
@@ -92,6 +97,7 @@ impl Default for RecognizeOptions {
             relook: Some(RelookConfig::default()),
             orientation: None,
             uncertain_below: 0.9,
+            unlike_twins_margin: Some(0.2),
             fields: FenFields::default(),
         }
     }
@@ -154,8 +160,12 @@ pub struct Recognition {
     pub orientation: OrientationDecision,
     /// Per-square readings in reading order a8..h1.
     pub squares: Vec<SquareReading>,
-    /// Squares whose top probability is below the threshold.
+    /// Squares whose top probability is below the threshold, and those in `unlike_twins`.
     pub uncertain: Vec<SquareReading>,
+    /// Squares read surely that look unlike the board's other squares read as the same
+    /// piece on the same square colour (reported as uncertain too).
+    #[serde(serialize_with = "ser_squares")]
+    pub unlike_twins: Vec<Square>,
     /// Unsure squares read again from shifted windows (see [`crate::relook`]).
     #[serde(serialize_with = "ser_squares")]
     pub relooked: Vec<Square>,
@@ -316,12 +326,26 @@ impl Recognizer {
                 })
             })
             .collect();
+        let unlike_twins: Vec<Square> = match opts.unlike_twins_margin {
+            Some(margin) => lookalike::unlike_twins(
+                &crops,
+                self.classifier.crop().context,
+                &image_probs,
+                opts.uncertain_below,
+                margin,
+            )
+            .into_iter()
+            .filter_map(true_square)
+            .collect(),
+            None => Vec::new(),
+        };
         let uncertain = squares
             .iter()
             .filter(|s| {
-                s.top
-                    .first()
-                    .is_none_or(|t| t.probability < opts.uncertain_below)
+                unlike_twins.contains(&s.square)
+                    || s.top
+                        .first()
+                        .is_none_or(|t| t.probability < opts.uncertain_below)
             })
             .cloned()
             .collect();
@@ -349,6 +373,7 @@ impl Recognizer {
             orientation,
             squares,
             uncertain,
+            unlike_twins,
             relooked,
             twins,
             changes,

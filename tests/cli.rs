@@ -215,7 +215,10 @@ fn eval_writes_both_reports_under_a_dotted_name() {
     assert_exit(&out, 0);
     let md = std::fs::read_to_string(t.join("run1.5.md")).expect("run1.5.md written");
     assert!(md.contains("| all | 2 | 0 | 50.0% | 1 | 0 |"), "{md}");
-    assert!(md.contains("wrong.png") && md.contains("h1: empty -> wR"), "{md}");
+    assert!(
+        md.contains("wrong.png") && md.contains("h1: empty -> wR"),
+        "{md}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(t.join("run1.5.json")).unwrap()).unwrap();
     assert_eq!(json["failures"].as_array().map(Vec::len), Some(1), "{json}");
