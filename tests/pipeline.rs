@@ -222,6 +222,7 @@ fn json_output_has_the_fields() {
         "board",
         "squares",
         "uncertain",
+        "unlike_twins",
         "relooked",
         "twins",
         "changes",
