@@ -3,7 +3,7 @@
 //! Median per image on one thread, throughput on all threads, peak memory.
 //!
 //! `cargo bench --bench infer` (`-- no-relook`: without the second look at unsure squares,
-//! to measure what that step costs)
+//! `-- no-unlike-twins`: without the unlike-twins flags, to measure what a step costs)
 
 use std::path::Path;
 use std::time::Instant;
@@ -55,6 +55,9 @@ fn main() {
     let mut opts = RecognizeOptions::default();
     if std::env::args().skip(1).any(|a| a == "no-relook") {
         opts.relook = None;
+    }
+    if std::env::args().skip(1).any(|a| a == "no-unlike-twins") {
+        opts.unlike_twins_margin = None;
     }
     let stages = std::sync::Mutex::new(Vec::new());
     let run = |bytes: &Vec<u8>| {
