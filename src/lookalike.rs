@@ -95,11 +95,7 @@ pub fn apply(
     cfg: &LookalikeConfig,
 ) -> Vec<Lookalike> {
     let n = crops.len().min(probs.len()).min(64);
-    let windows: Vec<Option<Window>> = crops
-        .iter()
-        .take(n)
-        .map(|c| Window::new(c, context))
-        .collect();
+    let windows = windows(&crops[..n], context);
     let mut found = Vec::new();
     let before: Vec<[f32; 13]> = probs[..n].to_vec();
     for i in 0..n {
@@ -171,11 +167,7 @@ pub fn unlike_twins(
     margin: f32,
 ) -> Vec<usize> {
     let n = crops.len().min(probs.len()).min(64);
-    let windows: Vec<Option<Window>> = crops
-        .iter()
-        .take(n)
-        .map(|c| Window::new(c, context))
-        .collect();
+    let windows = windows(&crops[..n], context);
     let empty = SquareClass::Empty.index();
     let mut odd = Vec::new();
     for class in (0..13).filter(|&c| c != empty) {
@@ -226,6 +218,11 @@ pub fn unlike_twins(
     }
     odd.sort_unstable();
     odd
+}
+
+/// The comparison window of every crop (`None` for a flat or too small one).
+fn windows(crops: &[RgbImage], context: f32) -> Vec<Option<Window>> {
+    crops.iter().map(|c| Window::new(c, context)).collect()
 }
 
 fn parity(i: usize) -> usize {
