@@ -186,12 +186,14 @@ pub fn unlike_twins(
                 continue;
             }
             let g = group.len();
+            // One correlation a pair, used both ways: sliding a's centre over b or b's over
+            // a differs only in the border pixels the shifts reach, and this halves the work.
             let mut sim = vec![f32::NEG_INFINITY; g * g];
             for a in 0..g {
-                for b in 0..g {
-                    if a != b {
-                        sim[a * g + b] = group[a].1.similarity(group[b].1);
-                    }
+                for b in a + 1..g {
+                    let s = group[a].1.similarity(group[b].1);
+                    sim[a * g + b] = s;
+                    sim[b * g + a] = s;
                 }
             }
             for i in 0..g {
