@@ -226,14 +226,14 @@ impl Recognizer {
         let t1 = Instant::now();
         let mut crops = cut(img, &board.quad, self.classifier.crop())?;
         let t2 = Instant::now();
-        let mut image_probs = self.classifier.probabilities(&crops);
+        let mut image_probs = self.classifier.read_board(&crops);
         // A board turned near 45 degrees has two plausible tops, and the finder can only
         // pick the nearer one by geometry. Pieces stand upright, so the classifier is
         // surer of the right one: read the other too and keep the surer reading.
         if turn_degrees(&board.quad).abs() > AMBIGUOUS_TURN_DEGREES {
             let quad = quarter_turn_nearer_upright(&board.quad);
             let turned = cut(img, &quad, self.classifier.crop())?;
-            let probs = self.classifier.probabilities(&turned);
+            let probs = self.classifier.read_board(&turned);
             if sureness(&probs) > sureness(&image_probs) {
                 board.quad = quad;
                 image_probs = probs;

@@ -8,8 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 use fenscan::classifier::Backend;
+use fenscan::classifier::Classifier;
 use fenscan::classifier::checkpoint::read_spec;
 use fenscan::render::PieceSet;
+use fenscan::training::board_context::{BoardContextFit, fit_and_measure};
 use fenscan::training::{Progress, RunOptions, TrainingConfig, train};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -70,6 +72,19 @@ struct Opts {
     /// Share of --average-with in the average, 0..=1.
     #[arg(long, default_value_t = 0.5, value_name = "SHARE")]
     average_share: f32,
+    /// Fit the board-context correction for the --init checkpoint (its models unchanged)
+    /// and write board-context.json/.bpk into --out; the synthetic mix is --config's.
+    #[arg(long, requires = "init")]
+    board_context: bool,
+    /// Boards read to fit the board-context correction.
+    #[arg(long, default_value_t = 3000, value_name = "N")]
+    context_boards: u64,
+    /// Passes over them.
+    #[arg(long, default_value_t = 30, value_name = "N")]
+    context_epochs: usize,
+    /// Hidden units of the board-context network.
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    context_hidden: usize,
 }
 
 fn main() -> ExitCode {
@@ -144,6 +159,9 @@ fn run(opts: Opts) -> Result<ExitCode> {
         opts.backend
     );
 
+    if opts.board_context {
+        return fit_board_context(&opts, &cfg, train_sets, heldout);
+    }
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -206,6 +224,54 @@ fn run(opts: Opts) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `--board-context`: fits the correction for `--init` and writes it into `--out`.
+fn fit_board_context(
+    opts: &Opts,
+    cfg: &TrainingConfig,
+    train_sets: Vec<PieceSet>,
+    heldout: Vec<PieceSet>,
+) -> Result<ExitCode> {
+    let init = opts
+        .init
+        .as_deref()
+        .context("--board-context needs --init")?;
+    let classifier = Classifier::load(init, opts.backend)
+        .with_context(|| format!("--init {}", init.display()))?
+        .with_board_context(None);
+    let fit = BoardContextFit {
+        boards: opts.context_boards,
+        epochs: opts.context_epochs,
+        hidden: opts.context_hidden,
+        seed: cfg.seed,
+        ..BoardContextFit::default()
+    };
+    let (context, report) = fit_and_measure(
+        &classifier,
+        train_sets,
+        heldout,
+        cfg,
+        &fit,
+        &|line: &str| eprintln!("{line}"),
+    )?;
+    context.save(&opts.out)?;
+    for (name, f) in &report.validation {
+        let pct = |n: usize| 100.0 * n as f64 / (64 * f.boards).max(1) as f64;
+        eprintln!(
+            "{name}: squares {:.4}% -> {:.4}%, exact boards {} -> {} of {}",
+            pct(f.base_squares_right),
+            pct(f.squares_right),
+            f.base_exact,
+            f.exact,
+            f.boards
+        );
+    }
+    let path = opts.out.join("board-context-report.json");
+    fenscan::io::atomic_write(&path, serde_json::to_string_pretty(&report)?.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("board context written to {}", opts.out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn console_is_tty() -> bool {

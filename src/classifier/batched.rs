@@ -89,6 +89,13 @@ impl BatchedClassifier {
     /// (`[batch][3][size][size]`, values 0..=1), as [`FusedClassifier::forward`]; `None` if
     /// the backend returned something other than f32 values.
     pub fn forward(&self, input: &[f32], batch: usize, size: usize) -> Option<Vec<f32>> {
+        let features = self.features(input, batch, size)?;
+        Some(self.scores(&features, batch))
+    }
+
+    /// The head's inputs (the last block's activations averaged over the crop), `[batch]
+    /// [channels]`, for the same input as [`Self::forward`].
+    pub fn features(&self, input: &[f32], batch: usize, size: usize) -> Option<Vec<f32>> {
         let channels = input.len() / (batch * size * size).max(1);
         // To [channels][batch][h][w], centred as the model expects.
         let plane = size * size;
@@ -134,16 +141,27 @@ impl BatchedClassifier {
             x = pooled;
             (h, w) = (ph, pw);
         }
-        // Global average, then the linear head.
+        // Global average, crop-major.
         let channels = x.len() / (batch * h * w).max(1);
+        let mut out = vec![0f32; batch * channels];
+        for b in 0..batch {
+            for c in 0..channels {
+                let area = &x[(c * batch + b) * h * w..][..h * w];
+                out[b * channels + c] = area.iter().sum::<f32>() / (h * w).max(1) as f32;
+            }
+        }
+        Some(out)
+    }
+
+    /// The linear head on [`Self::features`] of `batch` crops.
+    pub fn scores(&self, features: &[f32], batch: usize) -> Vec<f32> {
+        let channels = features.len() / batch.max(1);
         let (weight, bias) = &self.head;
         let mut out = vec![0f32; batch * self.classes];
         for b in 0..batch {
             let scores = &mut out[b * self.classes..][..self.classes];
             scores.copy_from_slice(bias);
-            for c in 0..channels {
-                let area = &x[(c * batch + b) * h * w..][..h * w];
-                let mean = area.iter().sum::<f32>() / (h * w).max(1) as f32;
+            for (c, &mean) in features[b * channels..][..channels].iter().enumerate() {
                 for (s, wt) in scores
                     .iter_mut()
                     .zip(&weight[c * self.classes..][..self.classes])
@@ -152,7 +170,7 @@ impl BatchedClassifier {
                 }
             }
         }
-        Some(out)
+        out
     }
 }
 

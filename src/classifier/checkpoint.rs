@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::backend::Backend;
 use super::batched::BatchedClassifier;
+use super::board_context::BoardContext;
 use super::fused::FusedClassifier;
 use super::model::{SquareClassifier, SquareClassifierConfig};
 use crate::squares::{CropConfig, is_plain_square, to_chw};
@@ -270,6 +271,8 @@ pub struct Classifier {
     device: Device,
     /// A larger model for the squares this one is unsure of.
     second: Option<(Box<Classifier>, SecondOpinion)>,
+    /// A correction of whole-board readings by the board's other squares.
+    board_context: Option<BoardContext>,
 }
 
 impl Classifier {
@@ -277,13 +280,36 @@ impl Classifier {
     pub fn load(dir: &Path, backend: Backend) -> Result<Classifier, CheckpointError> {
         let device = backend.device().map_err(CheckpointError::Backend)?;
         let (spec, model) = load_model(dir, &device)?;
-        let first = Classifier::from_model(model, spec, device.clone());
+        let mut first = Classifier::from_model(model, spec, device.clone());
+        first.board_context = BoardContext::load(dir, &device)?;
         match read_second_opinion(dir)? {
             None => Ok(first),
             Some(opinion) => {
                 let (spec, model) = load_model(&dir.join(SECOND_MODEL_DIR), &device)?;
                 first.with_second(Classifier::from_model(model, spec, device), opinion)
             }
+        }
+    }
+
+    /// This classifier with `context` correcting its whole-board readings.
+    pub fn with_board_context(mut self, context: Option<BoardContext>) -> Classifier {
+        self.board_context = context;
+        self
+    }
+
+    /// Its board-context correction, if it has one.
+    pub fn board_context(&self) -> Option<&BoardContext> {
+        self.board_context.as_ref()
+    }
+
+    /// The probabilities of a whole board's 64 crops (reading order): as
+    /// [`Self::probabilities`], then corrected by the board context when the checkpoint
+    /// has one.
+    pub fn read_board(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
+        let reading = self.reading(crops);
+        match &self.board_context {
+            Some(context) => context.apply(&reading),
+            None => reading.probs,
         }
     }
 
@@ -330,12 +356,18 @@ impl Classifier {
             spec,
             device,
             second: None,
+            board_context: None,
         }
     }
 
     /// How this model's squares must be cut.
     pub fn crop(&self) -> &CropConfig {
         &self.spec.crop
+    }
+
+    /// The device the models run on.
+    pub fn device(&self) -> &Device {
+        &self.device
     }
 
     /// The model's description.
@@ -349,59 +381,94 @@ impl Classifier {
     /// [`is_plain_square`]) are empty without asking a model: on a clean screenshot that is
     /// half the board, and so half the time.
     pub fn probabilities(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
-        let mut probs = vec![plain_empty(); crops.len()];
+        self.reading(crops).probs
+    }
+
+    /// What [`Self::probabilities`] gives, with what this (the first) model saw of each
+    /// crop: the inputs of its head.
+    pub fn reading(&self, crops: &[RgbImage]) -> Reading {
         let read: Vec<usize> = (0..crops.len())
             .filter(|&i| !is_plain_square(&crops[i], &self.spec.crop))
             .collect();
-        let own = self.own_probabilities(&read.iter().map(|&i| &crops[i]).collect::<Vec<_>>());
-        for (&i, p) in read.iter().zip(own) {
-            probs[i] = p;
+        let feature_len = self.spec.model.widths.last().copied().unwrap_or(0);
+        let mut reading = Reading {
+            probs: vec![plain_empty(); crops.len()],
+            features: vec![0.0; crops.len() * feature_len],
+            feature_len,
+            read: vec![false; crops.len()],
+        };
+        let (own, features) =
+            self.own_reading(&read.iter().map(|&i| &crops[i]).collect::<Vec<_>>());
+        for (k, (&i, p)) in read.iter().zip(own).enumerate() {
+            reading.probs[i] = p;
+            reading.read[i] = true;
+            if let Some(f) = features.get(k * feature_len..(k + 1) * feature_len) {
+                reading.features[i * feature_len..(i + 1) * feature_len].copy_from_slice(f);
+            }
         }
         if let Some((second, opinion)) = &self.second {
+            let probs = &mut reading.probs;
             let unsure: Vec<usize> = read
                 .iter()
                 .copied()
                 .filter(|&i| top_probability(&probs[i]) < opinion.below)
                 .collect();
             let again: Vec<&RgbImage> = unsure.iter().map(|&i| &crops[i]).collect();
-            for (&i, q) in unsure.iter().zip(second.own_probabilities(&again)) {
+            for (&i, q) in unsure.iter().zip(second.own_reading(&again).0) {
                 let w = opinion.weight;
                 probs[i] = std::array::from_fn(|k| (1.0 - w) * probs[i][k] + w * q[k]);
             }
         }
-        probs
+        reading
     }
 
-    fn own_probabilities(&self, crops: &[&RgbImage]) -> Vec<[f32; 13]> {
+    /// This model's probabilities and head inputs (crop-major) for `crops`.
+    fn own_reading(&self, crops: &[&RgbImage]) -> (Vec<[f32; 13]>, Vec<f32>) {
         if crops.is_empty() {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let n = self.spec.crop.size as usize;
         let mut data = Vec::with_capacity(crops.len() * 3 * n * n);
         for c in crops {
             to_chw(c, &mut data);
         }
-        let batched = self
-            .batched
-            .as_ref()
-            .and_then(|b| b.forward(&data, crops.len(), n));
-        let scores = match batched {
-            Some(scores) => scores,
+        let batched = self.batched.as_ref().and_then(|b| {
+            let features = b.features(&data, crops.len(), n)?;
+            Some((b.scores(&features, crops.len()), features))
+        });
+        let (scores, features) = match batched {
+            Some(read) => read,
             None => {
                 let x = Tensor::<4>::from_data(
                     TensorData::new(data, [crops.len(), 3, n, n]),
                     &self.device,
                 );
-                self.model
-                    .forward(x)
-                    .into_data()
-                    .convert::<f32>()
-                    .try_into_vec::<f32>()
-                    .unwrap_or_default()
+                let features = self.model.features(x);
+                let scores = self.model.head().forward(features.clone());
+                let values = |t: Tensor<2>| {
+                    t.into_data()
+                        .convert::<f32>()
+                        .try_into_vec::<f32>()
+                        .unwrap_or_default()
+                };
+                (values(scores), values(features))
             }
         };
-        scores.chunks(13).map(softmax).collect()
+        (scores.chunks(13).map(softmax).collect(), features)
     }
+}
+
+/// One [`Classifier::reading`] of a list of crops.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// Class probabilities per crop, as [`Classifier::probabilities`].
+    pub probs: Vec<[f32; 13]>,
+    /// The first model's head inputs, `feature_len` per crop (zeros for plain squares).
+    pub features: Vec<f32>,
+    /// Head inputs per crop (the last block's width).
+    pub feature_len: usize,
+    /// Whether a model read the crop (`false`: a plain square, empty without a model).
+    pub read: Vec<bool>,
 }
 
 /// What a plain square reads as: empty, all but certainly (the other classes keep a

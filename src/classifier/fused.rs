@@ -58,6 +58,14 @@ impl FusedClassifier {
     /// # Shapes
     /// input `[batch, channels, size, size]` (values 0..=1) -> output `[batch, num_classes]`
     pub fn forward(&self, images: Tensor<4>) -> Tensor<2> {
+        self.head.forward(self.features(images))
+    }
+
+    /// The head's inputs: the last block's activations averaged over the crop.
+    ///
+    /// # Shapes
+    /// input `[batch, channels, size, size]` (values 0..=1) -> output `[batch, widths.last]`
+    pub fn features(&self, images: Tensor<4>) -> Tensor<2> {
         let mut x = images.sub_scalar(0.5).mul_scalar(4.0);
         for (convs, pool) in &self.blocks {
             let last = convs.len() - 1;
@@ -71,8 +79,7 @@ impl FusedClassifier {
             x = relu(pool.forward(x));
         }
         let [batch, channels, _, _] = x.dims();
-        let x = self.pool.forward(x).reshape([batch, channels]);
-        self.head.forward(x)
+        self.pool.forward(x).reshape([batch, channels])
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod backend;
 pub mod batched;
+pub mod board_context;
 pub mod builtin;
 pub mod checkpoint;
 pub mod fused;

@@ -1,6 +1,7 @@
 //! Fitting the square classifier: a custom loop (indicatif-friendly progress, step
 //! checkpoints, Ctrl-C, `--resume`), fresh synthetic data every epoch, fixed validation sets.
 
+pub mod board_context;
 pub mod card;
 pub mod data;
 pub mod eval;

@@ -12,8 +12,8 @@ use crate::classifier::checkpoint::{FORMAT_VERSION, parameter_count};
 use crate::classifier::model::SquareClassifier;
 use crate::render::Renderer;
 
-const VAL_A_SEED: u64 = 0xA11C_E5E7;
-const VAL_B_SEED: u64 = 0xB0B0_5E75;
+pub(super) const VAL_A_SEED: u64 = 0xA11C_E5E7;
+pub(super) const VAL_B_SEED: u64 = 0xB0B0_5E75;
 /// Most crops on a mistake sheet.
 const MISTAKES_SHOWN: usize = 480;
 
