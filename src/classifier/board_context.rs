@@ -18,7 +18,7 @@ use burn::prelude::*;
 use burn::store::ModuleRecord;
 use burn::tensor::activation::relu;
 
-use super::checkpoint::{CheckpointError, FORMAT_VERSION, Reading};
+use super::checkpoint::{CheckpointError, FORMAT_VERSION, Reading, softmax};
 
 /// File of the settings (with the input statistics) in a checkpoint folder.
 pub const BOARD_CONTEXT_CONFIG: &str = "board-context.json";
@@ -190,7 +190,7 @@ impl BoardContext {
         };
         for (&i, c) in read.iter().zip(correction.chunks(13)) {
             let logits: [f32; 13] = std::array::from_fn(|k| probs[i][k].max(1e-6).ln() + c[k]);
-            probs[i] = softmax13(&logits);
+            probs[i] = softmax(&logits);
         }
         probs
     }
@@ -282,11 +282,4 @@ impl BoardContext {
             .map_err(|e| write_err(&path, e.to_string()))?;
         crate::io::atomic_write(&path, text.as_bytes()).map_err(|e| write_err(&path, e.to_string()))
     }
-}
-
-fn softmax13(s: &[f32; 13]) -> [f32; 13] {
-    let max = s.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let e = s.map(|v| (v - max).exp());
-    let sum: f32 = e.iter().sum();
-    e.map(|v| v / sum)
 }

@@ -485,7 +485,7 @@ pub fn top_probability(p: &[f32; 13]) -> f32 {
 }
 
 /// Probabilities from 13 class scores (missing scores count as very unlikely).
-fn softmax(scores: &[f32]) -> [f32; 13] {
+pub(crate) fn softmax(scores: &[f32]) -> [f32; 13] {
     let s: [f32; 13] = std::array::from_fn(|i| scores.get(i).copied().unwrap_or(-1e9));
     let max = s.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let e = s.map(|v| (v - max).exp());

@@ -306,31 +306,19 @@ pub fn fit_and_measure(
         fit: fit.clone(),
         validation: Vec::new(),
     };
+    let mut measure_set = |name: &str, renderer: &Renderer, seed: u64| {
+        let readings = read_boards(classifier, renderer, cfg, seed, cfg.val_boards);
+        report
+            .validation
+            .push((name.into(), measure(&context, &readings)));
+    };
     let a = renderer
         .with_config(val_synth)
         .map_err(TrainError::Config)?;
-    let readings = read_boards(
-        classifier,
-        &a,
-        cfg,
-        super::validate::VAL_A_SEED,
-        cfg.val_boards,
-    );
-    report
-        .validation
-        .push(("a".into(), measure(&context, &readings)));
+    measure_set("a", &a, super::validate::VAL_A_SEED);
     if !heldout_sets.is_empty() {
         let b = Renderer::new(heldout_sets, val_synth).map_err(TrainError::Config)?;
-        let readings = read_boards(
-            classifier,
-            &b,
-            cfg,
-            super::validate::VAL_B_SEED,
-            cfg.val_boards,
-        );
-        report
-            .validation
-            .push(("b".into(), measure(&context, &readings)));
+        measure_set("b", &b, super::validate::VAL_B_SEED);
     }
     Ok((context, report))
 }
