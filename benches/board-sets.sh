@@ -20,7 +20,7 @@ bin=target/release
 E=data/pieces-extra
 M=$E/more
 ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
-diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook)
+diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free)
 
 need() {
   for d in "$@"; do
@@ -41,6 +41,9 @@ draw() {
     --pieces $M/unicode-notosanssymbols2)
   local WB=data/configs/white-bottom.json
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0}}' > "$cfg/book.json"
+  # Odd boards (piece galleries, boards of queens, one colour only): free placements.
+  echo '{"positions": {"random_placement": 0.0, "free_placement": 1.0, "thinned_game": 0.0},
+ "look": {"black_bottom": 0.0}}' > "$cfg/free.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "rough_print": 1.0}}' > "$cfg/rbook.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "hatch_through": 1.0}}' > "$cfg/hbook.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_lines": 1.0}}' > "$cfg/ibook.json"
@@ -94,6 +97,7 @@ EOF
   one ibook --count 300 --seed 63 --config "$cfg/ibook.json" "${P[@]}"
   one mbook --count 300 --seed 67 --config "$cfg/mbook.json" "${P[@]}"
   one sbook --count 300 --seed 69 --config "$cfg/sbook.json" "${P[@]}"
+  one free --count 300 --seed 71 --config "$cfg/free.json" "${P[@]}"
   echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7)"
 }
 

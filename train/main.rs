@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 use fenscan::classifier::Backend;
 use fenscan::classifier::Classifier;
+use fenscan::classifier::board_context::CorrectionScope;
 use fenscan::classifier::checkpoint::read_spec;
 use fenscan::render::PieceSet;
 use fenscan::training::board_context::{BoardContextFit, fit_and_measure};
@@ -85,6 +86,22 @@ struct Opts {
     /// Hidden units of the board-context network.
     #[arg(long, default_value_t = 32, value_name = "N")]
     context_hidden: usize,
+    /// What the board-context correction may change: `full` (any class) or `colour` (only
+    /// how each piece kind splits between white and black).
+    #[arg(long, default_value = "full", value_name = "SCOPE", value_parser = parse_scope)]
+    context_scope: CorrectionScope,
+    /// Share of the board-context fitting boards that are free placements (any pieces in
+    /// any number), 0..=1.
+    #[arg(long, default_value_t = 0.25, value_name = "SHARE")]
+    context_free: f64,
+}
+
+fn parse_scope(text: &str) -> Result<CorrectionScope, String> {
+    match text {
+        "full" => Ok(CorrectionScope::Full),
+        "colour" | "color" => Ok(CorrectionScope::Colour),
+        _ => Err(format!("{text:?}: expected full or colour")),
+    }
 }
 
 fn main() -> ExitCode {
@@ -237,6 +254,11 @@ fn fit_board_context(
         .init
         .as_deref()
         .context("--board-context needs --init")?;
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&opts.context_free),
+        "--context-free {}: a share must be between 0 and 1",
+        opts.context_free
+    );
     let classifier = Classifier::load(init, opts.backend)
         .with_context(|| format!("--init {}", init.display()))?
         .with_board_context(None);
@@ -244,6 +266,8 @@ fn fit_board_context(
         boards: opts.context_boards,
         epochs: opts.context_epochs,
         hidden: opts.context_hidden,
+        scope: opts.context_scope,
+        free_placement: opts.context_free,
         seed: cfg.seed,
         ..BoardContextFit::default()
     };

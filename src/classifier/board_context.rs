@@ -16,7 +16,10 @@ use burn::module::Module;
 use burn::nn::{Initializer, Linear, LinearConfig};
 use burn::prelude::*;
 use burn::store::ModuleRecord;
-use burn::tensor::activation::relu;
+use burn::tensor::activation::{log_sigmoid, log_softmax, relu};
+use serde::{Deserialize, Serialize};
+
+use crate::class::SquareClass;
 
 use super::checkpoint::{CheckpointError, FORMAT_VERSION, Reading, softmax};
 
@@ -24,6 +27,61 @@ use super::checkpoint::{CheckpointError, FORMAT_VERSION, Reading, softmax};
 pub const BOARD_CONTEXT_CONFIG: &str = "board-context.json";
 /// File of the weights in a checkpoint folder.
 pub const BOARD_CONTEXT_WEIGHTS: &str = "board-context.bpk";
+
+/// What the correction may change in a square's reading.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CorrectionScope {
+    /// Every class: it may also turn a piece into an empty square or another piece.
+    #[default]
+    Full,
+    /// The colour only: for each piece kind, how the chance of "a piece of this kind" splits
+    /// between white and black. Empty squares and piece kinds stay as the model read them,
+    /// so an odd board (a gallery of kings) cannot lose its pieces.
+    Colour,
+}
+
+impl CorrectionScope {
+    /// Outputs of the network: a term per class, or a colour shift per piece kind.
+    pub fn outputs(self) -> usize {
+        match self {
+            CorrectionScope::Full => 13,
+            CorrectionScope::Colour => 6,
+        }
+    }
+}
+
+/// Corrected log-probabilities `[squares, 13]` from the model's log-probabilities and the
+/// network's output (`scope.outputs()` per square).
+pub fn corrected_log_probs(
+    scope: CorrectionScope,
+    base: Tensor<2>,
+    correction: Tensor<2>,
+) -> Tensor<2> {
+    match scope {
+        CorrectionScope::Full => log_softmax(base.add(correction), 1),
+        CorrectionScope::Colour => {
+            let [m, _] = base.dims();
+            let empty = base.clone().slice([0..m, 0..1]);
+            let white = base.clone().slice([0..m, 1..7]);
+            let black = base.slice([0..m, 7..13]);
+            // log(pw + pb), computed stably.
+            let top = white.clone().max_pair(black.clone());
+            let pair = top.clone().add(
+                white
+                    .clone()
+                    .sub(top.clone())
+                    .exp()
+                    .add(black.clone().sub(top).exp())
+                    .log(),
+            );
+            let shift = white.sub(black).add(correction);
+            let white = pair.clone().add(log_sigmoid(shift.clone()));
+            let black = pair.add(log_sigmoid(shift.neg()));
+            Tensor::cat(vec![empty, white, black], 1)
+        }
+    }
+}
 
 /// Shape of the correction network and how its inputs are scaled.
 #[derive(Config, Debug, PartialEq)]
@@ -36,6 +94,9 @@ pub struct BoardContextConfig {
     /// Hidden units.
     #[config(default = 32)]
     pub hidden: usize,
+    /// What it may change (`full` in checkpoints written before the choice existed).
+    #[config(default = "CorrectionScope::Full")]
+    pub scope: CorrectionScope,
     /// Mean of each input over the fitting data (empty: no centring).
     #[config(default = "Vec::new()")]
     pub input_mean: Vec<f32>,
@@ -55,7 +116,7 @@ impl BoardContextConfig {
     pub fn init(&self, device: &Device) -> BoardContextNet {
         BoardContextNet {
             hidden: LinearConfig::new(self.input_len(), self.hidden).init(device),
-            out: LinearConfig::new(self.hidden, 13)
+            out: LinearConfig::new(self.hidden, self.scope.outputs())
                 .with_initializer(Initializer::Zeros)
                 .init(device),
         }
@@ -71,18 +132,42 @@ pub struct BoardContextNet {
 
 impl BoardContextNet {
     /// # Shapes
-    /// input `[squares, input_len]` (scaled) -> correction `[squares, 13]`
+    /// input `[squares, input_len]` (scaled) -> correction `[squares, scope.outputs()]`
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         self.out.forward(relu(self.hidden.forward(x)))
     }
 }
 
+/// Whether the model's reading of a whole board (its most likely class per square) could
+/// be a position, give or take a misread man: one to three kings in all, at most two a
+/// side, and at most 18 men a side. The correction is fitted on such boards and applied only to them; piece
+/// galleries, boards of queens and lone-piece diagrams keep the model's reading.
+pub fn reads_like_a_position(probs: &[[f32; 13]]) -> bool {
+    let mut kings = [0usize; 2];
+    let mut men = [0usize; 2];
+    for p in probs {
+        let best = (0..13).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
+        let Some(piece) = SquareClass::from_index(best).and_then(SquareClass::piece) else {
+            continue;
+        };
+        let side = usize::from(piece.color == shakmaty::Color::Black);
+        men[side] += 1;
+        kings[side] += usize::from(piece.role == shakmaty::Role::King);
+    }
+    (1..=3).contains(&(kings[0] + kings[1])) && (0..2).all(|s| kings[s] <= 2 && men[s] <= 18)
+}
+
 /// The inputs of a board's read squares (unscaled, `input_len` each) and their indices.
-/// Empty unless `reading` covers a whole board (64 squares) with features.
+/// Empty unless `reading` covers a whole board (64 squares) with features and
+/// [`reads_like_a_position`].
 pub fn board_inputs(reading: &Reading) -> (Vec<f32>, Vec<usize>) {
     let f = reading.feature_len;
     let n = reading.probs.len();
-    if n != 64 || f == 0 || reading.features.len() != n * f {
+    if n != 64
+        || f == 0
+        || reading.features.len() != n * f
+        || !reads_like_a_position(&reading.probs)
+    {
         return (Vec::new(), Vec::new());
     }
     let read: Vec<usize> = (0..n).filter(|&i| reading.read[i]).collect();
@@ -179,17 +264,17 @@ impl BoardContext {
         let len = self.config.input_len();
         Self::scale(&self.config, &mut rows);
         let x = Tensor::<2>::from_data(TensorData::new(rows, [read.len(), len]), &self.device);
-        let Ok(correction) = self
-            .net
-            .forward(x)
-            .into_data()
-            .convert::<f32>()
-            .try_into_vec::<f32>()
-        else {
+        let base: Vec<f32> = read
+            .iter()
+            .flat_map(|&i| probs[i].map(|p| p.max(1e-6).ln()))
+            .collect();
+        let base = Tensor::<2>::from_data(TensorData::new(base, [read.len(), 13]), &self.device);
+        let fixed = corrected_log_probs(self.config.scope, base, self.net.forward(x));
+        let Ok(fixed) = fixed.into_data().convert::<f32>().try_into_vec::<f32>() else {
             return probs;
         };
-        for (&i, c) in read.iter().zip(correction.chunks(13)) {
-            let logits: [f32; 13] = std::array::from_fn(|k| probs[i][k].max(1e-6).ln() + c[k]);
+        for (&i, logits) in read.iter().zip(fixed.chunks(13)) {
+            let logits: [f32; 13] = std::array::from_fn(|k| logits[k]);
             probs[i] = softmax(&logits);
         }
         probs
@@ -281,5 +366,184 @@ impl BoardContext {
         let text = serde_json::to_string_pretty(&self.config)
             .map_err(|e| write_err(&path, e.to_string()))?;
         crate::io::atomic_write(&path, text.as_bytes()).map_err(|e| write_err(&path, e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system temp dir, removed on drop.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(tag: &str) -> Scratch {
+            let dir = std::env::temp_dir().join(format!(
+                "fenscan-board-context-{tag}-{}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A whole board read by a pretend model: kings on e1 and e8, a white rook on a1, the
+    /// rest empty; features are small distinct numbers.
+    fn board(features: usize, pieces: &[(usize, usize)]) -> Reading {
+        let mut probs = vec![[0.01f32 / 12.0; 13]; 64];
+        for p in probs.iter_mut() {
+            p[0] = 0.99;
+        }
+        for &(square, class) in pieces {
+            probs[square] = [0.02 / 12.0; 13];
+            probs[square][class] = 0.98;
+        }
+        Reading {
+            probs,
+            features: (0..64 * features).map(|i| (i % 7) as f32 * 0.1).collect(),
+            feature_len: features,
+            read: vec![true; 64],
+        }
+    }
+
+    fn position(features: usize) -> Reading {
+        board(features, &[(4, 6), (60, 12), (0, 4)])
+    }
+
+    fn context(scope: CorrectionScope, seed: u64) -> BoardContext {
+        let device = Device::flex();
+        device.seed(seed);
+        let mut config = BoardContextConfig::new(4).with_hidden(8).with_scope(scope);
+        let len = config.input_len();
+        config.input_mean = vec![0.1; len];
+        config.input_scale = vec![0.5; len];
+        let net = config.init(&device);
+        BoardContext::new(config, net, device)
+    }
+
+    /// `context` with its zero output layer replaced by random weights.
+    fn randomised(context: BoardContext, seed: u64) -> BoardContext {
+        let device = context.device().clone();
+        device.seed(seed);
+        let config = context.config().clone();
+        let mut net = config.init(&device);
+        net.out = LinearConfig::new(config.hidden, config.scope.outputs()).init(&device);
+        BoardContext::new(config, net, device)
+    }
+
+    fn largest_change(a: &[[f32; 13]], b: &[[f32; 13]]) -> f32 {
+        a.iter()
+            .flatten()
+            .zip(b.iter().flatten())
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn an_unfitted_correction_changes_nothing() {
+        for scope in [CorrectionScope::Full, CorrectionScope::Colour] {
+            let reading = position(4);
+            let fixed = context(scope, 1).apply(&reading);
+            assert!(largest_change(&fixed, &reading.probs) < 1e-5, "{scope:?}");
+        }
+    }
+
+    #[test]
+    fn a_fitted_correction_changes_positions_but_not_odd_boards() {
+        let context = randomised(context(CorrectionScope::Full, 2), 3);
+        let reading = position(4);
+        assert!(largest_change(&context.apply(&reading), &reading.probs) > 1e-3);
+        // A gallery of white queens, a board without kings, a wrong feature width.
+        let gallery = board(4, &(0..40).map(|s| (s, 5)).collect::<Vec<_>>());
+        let lone_knight = board(4, &[(27, 2)]);
+        for odd in [gallery, lone_knight, position(5)] {
+            assert_eq!(context.apply(&odd), odd.probs);
+        }
+    }
+
+    #[test]
+    fn boards_that_read_like_positions() {
+        let probs = |pieces: &[(usize, usize)]| board(1, pieces).probs;
+        assert!(reads_like_a_position(&probs(&[(4, 6), (60, 12)])));
+        // A king read in the wrong colour still counts: it is what the correction fixes.
+        assert!(reads_like_a_position(&probs(&[(4, 12), (60, 12)])));
+        assert!(!reads_like_a_position(&probs(&[])));
+        assert!(!reads_like_a_position(&probs(&[
+            (4, 6),
+            (5, 6),
+            (6, 6),
+            (60, 12)
+        ])));
+        let crowd: Vec<(usize, usize)> =
+            (0..19).map(|s| (s, 1)).chain([(60, 12), (40, 6)]).collect();
+        assert!(!reads_like_a_position(&probs(&crowd)));
+    }
+
+    #[test]
+    fn the_colour_scope_keeps_empty_squares_and_piece_kinds() {
+        let context = randomised(context(CorrectionScope::Colour, 4), 5);
+        let mut reading = position(4);
+        // An unsure square: knight or bishop, either colour, or empty.
+        reading.probs[20] = [
+            0.2, 0.0, 0.3, 0.1, 0.0, 0.0, 0.0, 0.0, 0.1, 0.3, 0.0, 0.0, 0.0,
+        ];
+        let fixed = context.apply(&reading);
+        assert!(largest_change(&fixed, &reading.probs) > 1e-3);
+        for (before, after) in reading.probs.iter().zip(&fixed) {
+            assert!((before[0] - after[0]).abs() < 1e-4);
+            for kind in 1..7 {
+                let pair = |p: &[f32; 13]| p[kind] + p[kind + 6];
+                assert!((pair(before) - pair(after)).abs() < 1e-4, "kind {kind}");
+            }
+        }
+    }
+
+    #[test]
+    fn saved_and_loaded_it_corrects_the_same() {
+        let dir = Scratch::new("saved");
+        let context = randomised(context(CorrectionScope::Full, 6), 7);
+        context.save(dir.path()).unwrap();
+        let loaded = BoardContext::load(dir.path(), &Device::flex())
+            .unwrap()
+            .expect("saved files");
+        assert_eq!(loaded.config(), context.config());
+        let reading = position(4);
+        assert!(largest_change(&loaded.apply(&reading), &context.apply(&reading)) < 1e-6);
+        assert!(
+            BoardContext::load(&dir.path().join("none"), &Device::flex())
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn damaged_files_are_clear_errors() {
+        let dir = Scratch::new("damaged");
+        randomised(context(CorrectionScope::Full, 8), 9)
+            .save(dir.path())
+            .unwrap();
+        let weights = dir.path().join(BOARD_CONTEXT_WEIGHTS);
+        let bytes = std::fs::read(&weights).unwrap();
+        std::fs::write(&weights, &bytes[..bytes.len() / 2]).unwrap();
+        let err = BoardContext::load(dir.path(), &Device::flex()).unwrap_err();
+        assert!(matches!(err, CheckpointError::Weights { .. }), "{err}");
+        let config = dir.path().join(BOARD_CONTEXT_CONFIG);
+        std::fs::write(&config, r#"{"format_version": 1, "features": 4, "hidden": 8, "scope": "full", "input_mean": [], "input_scale": []}"#).unwrap();
+        let err = BoardContext::load(dir.path(), &Device::flex()).unwrap_err();
+        assert!(err.to_string().contains("input statistics"), "{err}");
+        std::fs::write(&config, "not json").unwrap();
+        let err = BoardContext::load(dir.path(), &Device::flex()).unwrap_err();
+        assert!(matches!(err, CheckpointError::BadConfig { .. }), "{err}");
     }
 }

@@ -297,6 +297,7 @@ impl SynthConfig {
                 "positions.random_placement",
                 self.positions.random_placement,
             ),
+            ("positions.free_placement", self.positions.free_placement),
             ("positions.thinned_game", self.positions.thinned_game),
             ("degrade.ink.probability", self.degrade.ink.probability),
             ("degrade.scan.probability", self.degrade.scan.probability),
@@ -361,10 +362,11 @@ impl SynthConfig {
                 ));
             }
         }
-        if self.positions.random_placement + self.positions.thinned_game > 1.0 {
-            return Err(
-                "positions.random_placement + positions.thinned_game must not exceed 1".into(),
-            );
+        let positions = &self.positions;
+        if positions.random_placement + positions.free_placement + positions.thinned_game > 1.0 {
+            return Err("positions.random_placement + positions.free_placement + \
+                 positions.thinned_game must not exceed 1"
+                .into());
         }
         if self.look.coordinates_inside + self.look.coordinates_outside > 1.0 {
             return Err(

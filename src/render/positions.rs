@@ -17,6 +17,11 @@ pub struct PositionMix {
     /// Share of random-but-valid placements (one king each, no pawns on rank 1/8, counts
     /// within promotion bounds). Default 0.3.
     pub random_placement: f64,
+    /// Share of free placements: 1-64 pieces drawn from a small palette, anywhere, in any
+    /// number (a board of queens, eight white kings, pawns on rank 8), as board editors and
+    /// piece galleries show. Default 0 (the square classifier does not need them; the
+    /// board-context correction does, so it never learns that a board must be legal).
+    pub free_placement: f64,
     /// Share of game positions that are then thinned out (random pieces removed) to reach
     /// bare endgames. Default 0.2.
     pub thinned_game: f64,
@@ -28,6 +33,7 @@ impl Default for PositionMix {
     fn default() -> Self {
         PositionMix {
             random_placement: 0.3,
+            free_placement: 0.0,
             thinned_game: 0.2,
             max_plies: 160,
         }
@@ -39,9 +45,11 @@ pub fn random_position(mix: &PositionMix, rng: &mut impl Rng) -> Placement {
     let r: f64 = rng.random();
     if r < mix.random_placement {
         random_placement(rng)
+    } else if r < mix.random_placement + mix.free_placement {
+        free_placement(rng)
     } else {
         let mut p = random_game(mix.max_plies, rng);
-        if r < mix.random_placement + mix.thinned_game {
+        if r < mix.random_placement + mix.free_placement + mix.thinned_game {
             thin_out(&mut p, rng);
         }
         p
@@ -142,6 +150,28 @@ pub fn random_placement(rng: &mut impl Rng) -> Placement {
     p
 }
 
+/// A placement with no rules: 1-64 squares filled from a palette of 1-12 classes, so
+/// some boards hold one kind of piece many times and some hold one colour only.
+pub fn free_placement(rng: &mut impl Rng) -> Placement {
+    let mut classes: Vec<SquareClass> = SquareClass::ALL[1..].to_vec();
+    let palette_len = rng.random_range(1..=classes.len());
+    // Partial Fisher-Yates: the first `palette_len` classes become the palette.
+    for i in 0..palette_len {
+        let j = rng.random_range(i..classes.len());
+        classes.swap(i, j);
+    }
+    let palette = &classes[..palette_len];
+    let mut squares: Vec<Square> = Square::ALL.to_vec();
+    let count = rng.random_range(1..=squares.len());
+    let mut p = Placement::default();
+    for i in 0..count {
+        let j = rng.random_range(i..squares.len());
+        squares.swap(i, j);
+        p.set(squares[i], *palette.choose(rng).unwrap_or(&palette[0]));
+    }
+    p
+}
+
 /// Removes and returns a random free square that satisfies `ok` (falls back to any free
 /// square; the board never runs out since at most 32 pieces are placed).
 fn take(free: &mut Vec<Square>, rng: &mut impl Rng, ok: impl Fn(Square) -> bool) -> Square {
@@ -182,6 +212,54 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn free_placements_break_the_rules_in_every_way() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let boards: Vec<Placement> = (0..400).map(|_| free_placement(&mut rng)).collect();
+        let kings = |p: &Placement, c: Color| p.pieces().filter(|(_, q)| *q == c.king()).count();
+        assert!(boards.iter().all(|p| p.pieces().count() >= 1));
+        assert!(boards.iter().any(|p| p.pieces().count() == 64));
+        assert!(boards.iter().any(|p| kings(p, Color::White) > 8));
+        assert!(
+            boards
+                .iter()
+                .any(|p| kings(p, Color::Black) == 0 && kings(p, Color::White) == 0)
+        );
+        assert!(
+            boards
+                .iter()
+                .any(|p| p.pieces().all(|(_, q)| q.color == Color::White)),
+            "no one-colour board"
+        );
+    }
+
+    #[test]
+    fn free_share_draws_free_placements_and_zero_changes_nothing() {
+        let old = PositionMix::default();
+        let draw = |mix: &PositionMix| -> Vec<Placement> {
+            let mut rng = ChaCha8Rng::seed_from_u64(9);
+            (0..50).map(|_| random_position(mix, &mut rng)).collect()
+        };
+        assert_eq!(
+            draw(&old),
+            draw(&PositionMix {
+                free_placement: 0.0,
+                ..old
+            })
+        );
+        let all_free = PositionMix {
+            random_placement: 0.0,
+            free_placement: 1.0,
+            thinned_game: 0.0,
+            ..old
+        };
+        let many_kings = draw(&all_free)
+            .iter()
+            .filter(|p| p.pieces().filter(|(_, q)| q.role == Role::King).count() > 2)
+            .count();
+        assert!(many_kings > 5, "{many_kings}");
     }
 
     #[test]

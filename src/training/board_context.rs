@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use super::{TrainError, TrainingConfig};
 use crate::classifier::Classifier;
 use crate::classifier::board_context::{
-    BoardContext, BoardContextConfig, BoardContextNet, board_inputs,
+    BoardContext, BoardContextConfig, BoardContextNet, CorrectionScope, board_inputs,
+    corrected_log_probs,
 };
 use crate::dataset::writer::board_squares;
 use crate::render::Renderer;
@@ -40,6 +41,12 @@ pub struct BoardContextFit {
     pub hidden: usize,
     /// Seed of the weights and the order (the boards have fixed seeds).
     pub seed: u64,
+    /// What the correction may change.
+    pub scope: CorrectionScope,
+    /// Share of the fitting boards that are free placements (any pieces in any number),
+    /// taken from the config's random games, so the correction never learns that a board
+    /// must be legal.
+    pub free_placement: f64,
 }
 
 impl Default for BoardContextFit {
@@ -52,6 +59,8 @@ impl Default for BoardContextFit {
             learning_rate: 1e-3,
             hidden: 32,
             seed: 1,
+            scope: CorrectionScope::Full,
+            free_placement: 0.25,
         }
     }
 }
@@ -127,24 +136,23 @@ pub struct ContextFigures {
 /// Measures `context` on `readings`.
 pub fn measure(context: &BoardContext, readings: &BoardReadings) -> ContextFigures {
     let len = context.config().input_len();
+    let features = context.config().features;
     let mut rows = readings.rows.clone();
     BoardContext::scale(context.config(), &mut rows);
     let m = readings.labels.len();
-    let x = Tensor::<2>::from_data(TensorData::new(rows, [m, len]), context.device());
-    let correction: Vec<f32> = context
-        .net()
-        .forward(x)
-        .into_data()
-        .convert::<f32>()
-        .try_into_vec::<f32>()
-        .unwrap_or_default();
+    let device = context.device();
+    let x = Tensor::<2>::from_data(TensorData::new(rows, [m, len]), device);
+    let base = base_log_probs(&readings.rows, len, features);
+    let base = Tensor::<2>::from_data(TensorData::new(base, [m, 13]), device);
+    let fixed: Vec<f32> =
+        corrected_log_probs(context.config().scope, base, context.net().forward(x))
+            .into_data()
+            .convert::<f32>()
+            .try_into_vec::<f32>()
+            .unwrap_or_default();
     let mut after: Vec<Vec<u8>> = readings.boards.iter().map(|(_, b)| b.clone()).collect();
-    let features = context.config().features;
-    for (k, row) in readings.rows.chunks(len).enumerate() {
-        let Some(c) = correction.get(k * 13..(k + 1) * 13) else {
-            break;
-        };
-        let logits: [f32; 13] = std::array::from_fn(|j| row[3 * features + j] + c[j]);
+    for (k, logits) in fixed.chunks(13).enumerate() {
+        let logits: [f32; 13] = std::array::from_fn(|j| logits[j]);
         let b = readings.board[k] as usize;
         after[b][readings.square[k] as usize] = argmax(&logits) as u8;
     }
@@ -160,6 +168,13 @@ pub fn measure(context: &BoardContext, readings: &BoardReadings) -> ContextFigur
         figures.exact += usize::from(truth == fixed);
     }
     figures
+}
+
+/// The model's log-probabilities, stored in each input row after the three feature blocks.
+fn base_log_probs(rows: &[f32], len: usize, features: usize) -> Vec<f32> {
+    rows.chunks(len)
+        .flat_map(|row| row[3 * features..3 * features + 13].iter().copied())
+        .collect()
 }
 
 fn argmax(p: &[f32; 13]) -> usize {
@@ -182,7 +197,9 @@ pub fn fit_board_context(
         fit.pick_boards
     ));
     let pick = read_boards(classifier, renderer, cfg, PICK_SEED, fit.pick_boards);
-    let mut config = BoardContextConfig::new(features).with_hidden(fit.hidden);
+    let mut config = BoardContextConfig::new(features)
+        .with_hidden(fit.hidden)
+        .with_scope(fit.scope);
     let len = config.input_len();
     let n = train.labels.len();
     if n == 0 {
@@ -215,11 +232,7 @@ pub fn fit_board_context(
     let tensors = |r: &BoardReadings, dev: &Device| {
         let mut rows = r.rows.clone();
         BoardContext::scale(&config, &mut rows);
-        let base: Vec<f32> = r
-            .rows
-            .chunks(len)
-            .flat_map(|row| row[3 * features..3 * features + 13].to_vec())
-            .collect();
+        let base = base_log_probs(&r.rows, len, features);
         let m = r.labels.len();
         (
             Tensor::<2>::from_data(TensorData::new(rows, [m, len]), dev),
@@ -234,7 +247,7 @@ pub fn fit_board_context(
     let (px, pbase, py) = tensors(&pick, &device);
     let pick_loss = |net: &BoardContextNet| -> f32 {
         let valid = net.valid();
-        let logits = pbase.clone().add(valid.forward(px.clone()));
+        let logits = corrected_log_probs(fit.scope, pbase.clone(), valid.forward(px.clone()));
         CrossEntropyLossConfig::new()
             .init(&device)
             .forward(logits, py.clone())
@@ -260,7 +273,7 @@ pub fn fit_board_context(
             let xb = x.clone().select(0, idx.clone());
             let bb = base.clone().select(0, idx.clone());
             let yb = y.clone().select(0, idx);
-            let logits = bb.add(net.forward(xb));
+            let logits = corrected_log_probs(fit.scope, bb, net.forward(xb));
             let loss = loss_fn.forward(logits, yb);
             let grads = GradientsParams::from_grads(loss.backward(), &net);
             net = optim.step(fit.learning_rate, net, grads);
@@ -276,6 +289,21 @@ pub fn fit_board_context(
         }
     }
     Ok(BoardContext::new(config, best.1, device))
+}
+
+/// `synth` with `share` of its boards free placements, taken from its random games.
+fn with_free_placements(
+    mut synth: crate::render::SynthConfig,
+    share: f64,
+) -> crate::render::SynthConfig {
+    let positions = &mut synth.positions;
+    let share = share.clamp(0.0, 1.0);
+    positions.free_placement = share;
+    positions.random_placement = positions.random_placement.min(1.0 - share);
+    positions.thinned_game = positions
+        .thinned_game
+        .min(1.0 - share - positions.random_placement);
+    synth
 }
 
 /// What [`fit_and_measure`] measured: the fixed validation sets (a) and (b) read as whole
@@ -300,7 +328,10 @@ pub fn fit_and_measure(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(BoardContext, ContextReport), TrainError> {
     let renderer = Renderer::new(train_sets, cfg.synth).map_err(TrainError::Config)?;
-    let context = fit_board_context(classifier, &renderer, cfg, fit, progress)?;
+    let fitting = renderer
+        .with_config(with_free_placements(cfg.synth, fit.free_placement))
+        .map_err(TrainError::Config)?;
+    let context = fit_board_context(classifier, &fitting, cfg, fit, progress)?;
     let val_synth = cfg.synth.without_training_augmentations();
     let mut report = ContextReport {
         fit: fit.clone(),
@@ -316,6 +347,11 @@ pub fn fit_and_measure(
         .with_config(val_synth)
         .map_err(TrainError::Config)?;
     measure_set("a", &a, super::validate::VAL_A_SEED);
+    // The same looks on free placements: what the correction does to odd boards.
+    let a_free = renderer
+        .with_config(with_free_placements(val_synth, 1.0))
+        .map_err(TrainError::Config)?;
+    measure_set("a-free", &a_free, super::validate::VAL_A_SEED);
     if !heldout_sets.is_empty() {
         let b = Renderer::new(heldout_sets, val_synth).map_err(TrainError::Config)?;
         measure_set("b", &b, super::validate::VAL_B_SEED);
