@@ -44,6 +44,22 @@ fn builtin_checkpoint_is_the_shipped_one() {
         })
         .collect();
     assert_eq!(builtin.probabilities(&crops), disk.probabilities(&crops));
+    // The same board-context correction: settings and what its network makes of an input.
+    let (b, d) = (
+        builtin.board_context().expect("built-in board context"),
+        disk.board_context().expect("shipped board context"),
+    );
+    assert_eq!(b.config(), d.config());
+    let len = d.config().input_len();
+    let x = |c: &fenscan::classifier::board_context::BoardContext| {
+        let input: Vec<f32> = (0..2 * len).map(|i| ((i % 17) as f32 - 8.0) / 4.0).collect();
+        let x = burn::prelude::Tensor::<2>::from_data(
+            burn::prelude::TensorData::new(input, [2, len]),
+            c.device(),
+        );
+        c.net().forward(x).into_data().to_vec::<f32>().unwrap()
+    };
+    assert_eq!(x(b), x(d));
 }
 
 #[test]

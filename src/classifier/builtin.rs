@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use super::backend::Backend;
+use super::board_context::{BOARD_CONTEXT_CONFIG, BOARD_CONTEXT_WEIGHTS, BoardContext};
 use super::checkpoint::{
     CheckpointError, Classifier, SECOND_MODEL_DIR, SECOND_OPINION_FILE, model_from_bytes,
     parse_second_opinion, parse_spec,
@@ -18,9 +19,11 @@ const WEIGHTS: &[u8] = include_bytes!("../../checkpoints/default/model.bpk");
 const SECOND_OPINION: &str = include_str!("../../checkpoints/default/second-opinion.json");
 const SECOND_CONFIG: &str = include_str!("../../checkpoints/default/second/config.json");
 const SECOND_WEIGHTS: &[u8] = include_bytes!("../../checkpoints/default/second/model.bpk");
+const CONTEXT_CONFIG: &str = include_str!("../../checkpoints/default/board-context.json");
+const CONTEXT_WEIGHTS: &[u8] = include_bytes!("../../checkpoints/default/board-context.bpk");
 
 impl Classifier {
-    /// The shipped checkpoint, first and second model, from the bytes built into the
+    /// The shipped checkpoint, first and second model and board context, from the bytes built into the
     /// program: the same classifier as `Classifier::load("checkpoints/default", backend)`
     /// on the source tree it was built from.
     pub fn builtin(backend: Backend) -> Result<Classifier, CheckpointError> {
@@ -34,6 +37,15 @@ impl Classifier {
         let first = load(CONFIG, WEIGHTS, PathBuf::from(BUILTIN_NAME))?;
         let second = load(SECOND_CONFIG, SECOND_WEIGHTS, name(SECOND_MODEL_DIR))?;
         let opinion = parse_second_opinion(SECOND_OPINION, name(SECOND_OPINION_FILE))?;
-        first.with_second(second, opinion)
+        let context = BoardContext::from_parts(
+            CONTEXT_CONFIG,
+            name(BOARD_CONTEXT_CONFIG),
+            CONTEXT_WEIGHTS.to_vec(),
+            name(BOARD_CONTEXT_WEIGHTS),
+            &device,
+        )?;
+        first
+            .with_board_context(Some(context))
+            .with_second(second, opinion)
     }
 }
