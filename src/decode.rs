@@ -2,7 +2,9 @@
 //! per side, no pawns on the first or last rank, no more pawns and promoted pieces than a
 //! game allows, and promoted pieces only where the picture insists (they are rare in real
 //! positions). A constraint only overrides a square the classifier is unsure of; a clearly
-//! seen illegal position is returned as seen.
+//! seen illegal position is returned as seen, its unsure squares included: when the sure
+//! squares alone already break the rules, the picture is a board of some other kind (a
+//! piece gallery, an editor's board of queens) and the rules say nothing about the rest.
 
 use serde::Serialize;
 use shakmaty::{Color, Square};
@@ -71,10 +73,45 @@ pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
         .unwrap_or(0)
 }
 
-/// Decodes under the constraints; returns the placement and the changes made.
+/// Whether the squares read surely (top class at least `cfg.sure`) already break a rule
+/// that every game position keeps: two kings of a side, a pawn on rank 1 or 8, more than
+/// 8 pawns or 16 men of a side, more promoted pieces than missing pawns.
+pub fn clearly_not_a_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> bool {
+    let mut sure = Placement::default();
+    for (i, row) in probs.iter().enumerate() {
+        if top_probability(row) >= cfg.sure {
+            sure.0[i] = SquareClass::from_index(best(row, |_| true)).unwrap_or_default();
+        }
+    }
+    let back_rank_pawn = (0..8).chain(56..64).any(|i| {
+        sure.0[i]
+            .piece()
+            .is_some_and(|piece| piece.role == shakmaty::Role::Pawn)
+    });
+    back_rank_pawn
+        || [Color::White, Color::Black].into_iter().any(|color| {
+            let count = |class: SquareClass| sure.0.iter().filter(|&&c| c == class).count();
+            let men = sure
+                .0
+                .iter()
+                .filter(|c| c.piece().is_some_and(|piece| piece.color == color))
+                .count();
+            let pawns = count(SquareClass::Piece(color.pawn()));
+            count(SquareClass::Piece(color.king())) > 1
+                || pawns > 8
+                || men > 16
+                || promotions_needed(&sure, color) > 8 - pawns.min(8)
+        })
+}
+
+/// Decodes under the constraints; returns the placement and the changes made (none when
+/// [`clearly_not_a_game`]).
 pub fn decode(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Change>) {
     let mut p = argmax(probs);
     let mut changes = Vec::new();
+    if clearly_not_a_game(probs, cfg) {
+        return (p, changes);
+    }
     let unsure = |i: usize| top_probability(&probs[i]) < cfg.sure;
     let set = |p: &mut Placement, i: usize, to: usize, reason: &str, changes: &mut Vec<Change>| {
         let from = p.0[i];
@@ -205,6 +242,59 @@ mod tests {
             probs[i][p.0[i].index()] = 1.0;
         }
         probs
+    }
+
+    #[test]
+    fn a_board_that_is_clearly_no_game_keeps_its_unsure_squares_too() {
+        // Three sure white kings (a piece gallery) and an unsure fourth king, an unsure
+        // pawn on rank 8 and an unsure second black queen: all stay as read.
+        let mut p = Placement::default();
+        for (sq, c) in [
+            (Square::A1, SquareClass::Piece(Color::White.king())),
+            (Square::B1, SquareClass::Piece(Color::White.king())),
+            (Square::C1, SquareClass::Piece(Color::White.king())),
+            (Square::E8, SquareClass::Piece(Color::Black.king())),
+            (Square::D8, SquareClass::Piece(Color::Black.queen())),
+        ] {
+            p.set(sq, c);
+        }
+        let mut probs = confident(&p);
+        let unsure = |probs: &mut [[f32; 13]; 64], sq: Square, top: SquareClass, next: usize| {
+            let i = crate::placement::reading_index(sq);
+            probs[i] = [0.0; 13];
+            probs[i][top.index()] = 0.6;
+            probs[i][next] = 0.4;
+        };
+        unsure(
+            &mut probs,
+            Square::D1,
+            SquareClass::Piece(Color::White.king()),
+            0,
+        );
+        unsure(
+            &mut probs,
+            Square::A8,
+            SquareClass::Piece(Color::White.pawn()),
+            0,
+        );
+        unsure(
+            &mut probs,
+            Square::H5,
+            SquareClass::Piece(Color::Black.queen()),
+            0,
+        );
+        let cfg = DecodeConfig::default();
+        assert!(clearly_not_a_game(&probs, &cfg));
+        let (decoded, changes) = decode(&probs, &cfg);
+        assert!(changes.is_empty(), "{changes:?}");
+        assert_eq!(decoded, argmax(&probs));
+        // With one sure white king the same unsure squares are fixed as before.
+        for sq in [Square::B1, Square::C1] {
+            let i = crate::placement::reading_index(sq);
+            probs[i] = confident(&Placement::default())[i];
+        }
+        assert!(!clearly_not_a_game(&probs, &cfg));
+        assert!(!decode(&probs, &cfg).1.is_empty());
     }
 
     #[test]

@@ -52,7 +52,9 @@ fn builtin_checkpoint_is_the_shipped_one() {
     assert_eq!(b.config(), d.config());
     let len = d.config().input_len();
     let x = |c: &fenscan::classifier::board_context::BoardContext| {
-        let input: Vec<f32> = (0..2 * len).map(|i| ((i % 17) as f32 - 8.0) / 4.0).collect();
+        let input: Vec<f32> = (0..2 * len)
+            .map(|i| ((i % 17) as f32 - 8.0) / 4.0)
+            .collect();
         let x = burn::prelude::Tensor::<2>::from_data(
             burn::prelude::TensorData::new(input, [2, len]),
             c.device(),
