@@ -84,13 +84,18 @@ pub struct Mistake {
 }
 
 /// Classifies every crop of `set` (in batches of `batch`) through a loaded [`Classifier`],
-/// exactly as infer runs it (the batched CPU path, a checkpoint's second model), and
-/// compares with the labels; also lists every misclassified crop (for a mistake sheet).
+/// exactly as infer runs it (the batched CPU path, a checkpoint's second model; a set of
+/// whole boards, 64 crops each in reading order, is read a board at a time with the
+/// board-context correction), and compares with the labels; also lists every
+/// misclassified crop (for a mistake sheet).
 pub fn evaluate(
     classifier: &Classifier,
     set: &SquareSet,
     batch: usize,
+    whole_boards: bool,
 ) -> (SquareMetrics, Vec<Mistake>) {
+    let whole_boards = whole_boards && set.len() % 64 == 0;
+    let batch = if whole_boards { 64 } else { batch };
     let mut mistakes = Vec::new();
     let mut confusion = vec![vec![0usize; 13]; 13];
     let mut correct = 0;
@@ -101,7 +106,11 @@ pub fn evaluate(
     let indices: Vec<usize> = (0..n).collect();
     for chunk in indices.chunks(batch.max(1)) {
         let crops: Vec<image::RgbImage> = chunk.iter().filter_map(|&i| set.crop(i)).collect();
-        let probs = classifier.probabilities(&crops);
+        let probs = if whole_boards {
+            classifier.read_board(&crops)
+        } else {
+            classifier.probabilities(&crops)
+        };
         let y: Vec<usize> = chunk.iter().map(|&i| set.labels[i] as usize).collect();
         for ((t, p), &i) in y.iter().zip(&probs).zip(chunk) {
             let (best, confidence) = p

@@ -50,7 +50,8 @@ pub(super) fn validate(
     // the same whatever the training seed, so runs can be compared.
     let validate = |renderer: &Renderer, seed: u64, name: &str, tag: &str| {
         let set = make_squares(renderer, seed, cfg.val_boards, &cfg.sampling(1.0));
-        let (metrics, mistakes) = evaluate(&classifier, &set, 256);
+        // Every square of each board, in order: read as infer reads a board.
+        let (metrics, mistakes) = evaluate(&classifier, &set, 256, true);
         if run.mistake_sheets
             && let Some(sheet) = mistake_sheet(&set, &mistakes, MISTAKES_SHOWN)
         {
