@@ -94,7 +94,7 @@ pub fn evaluate(
     batch: usize,
     whole_boards: bool,
 ) -> (SquareMetrics, Vec<Mistake>) {
-    let whole_boards = whole_boards && set.len() % 64 == 0;
+    let whole_boards = whole_boards && set.len().is_multiple_of(64);
     let batch = if whole_boards { 64 } else { batch };
     let mut mistakes = Vec::new();
     let mut confusion = vec![vec![0usize; 13]; 13];
