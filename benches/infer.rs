@@ -3,7 +3,8 @@
 //! Median per image on one thread, throughput on all threads, peak memory.
 //!
 //! `cargo bench --bench infer` (`-- no-relook`: without the second look at unsure squares,
-//! `-- no-unlike-twins`: without the unlike-twins flags, to measure what a step costs)
+//! `-- no-unlike-twins`: without the unlike-twins flags, `-- no-board-context`: without the
+//! board-context correction, to measure what a step costs)
 
 use std::path::Path;
 use std::time::Instant;
@@ -47,11 +48,17 @@ fn main() {
             fenscan::io::png_bytes(&canvas).expect("png")
         })
         .collect();
-    let rec = Recognizer::load(
+    let classifier = fenscan::classifier::Classifier::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default"),
         Backend::Flex,
     )
     .expect("checkpoint");
+    let classifier = if std::env::args().skip(1).any(|a| a == "no-board-context") {
+        classifier.with_board_context(None)
+    } else {
+        classifier
+    };
+    let rec = Recognizer::new(classifier);
     let mut opts = RecognizeOptions::default();
     if std::env::args().skip(1).any(|a| a == "no-relook") {
         opts.relook = None;
