@@ -90,6 +90,10 @@ struct Opts {
     /// how each piece kind splits between white and black).
     #[arg(long, default_value = "full", value_name = "SCOPE", value_parser = parse_scope)]
     context_scope: CorrectionScope,
+    /// The board-context network also sees each square's look-alikes on the board (the
+    /// reading of the square most like it, and readings weighted by likeness).
+    #[arg(long)]
+    context_look_alikes: bool,
     /// Share of the board-context fitting boards that are free placements (any pieces in
     /// any number), 0..=1.
     #[arg(long, default_value_t = 0.25, value_name = "SHARE")]
@@ -268,6 +272,7 @@ fn fit_board_context(
         hidden: opts.context_hidden,
         scope: opts.context_scope,
         free_placement: opts.context_free,
+        look_alikes: opts.context_look_alikes,
         seed: cfg.seed,
         ..BoardContextFit::default()
     };

@@ -94,9 +94,14 @@ pub struct BoardContextConfig {
     /// Hidden units.
     #[config(default = 32)]
     pub hidden: usize,
-    /// What it may change (`full` in checkpoints written before the choice existed).
+    /// What it may change.
     #[config(default = "CorrectionScope::Full")]
     pub scope: CorrectionScope,
+    /// Whether each square also sees its look-alikes on the board: the reading of the
+    /// square whose features are most like its own, that likeness, and the board's
+    /// readings weighted by likeness.
+    #[config(default = false)]
+    pub look_alikes: bool,
     /// Mean of each input over the fitting data (empty: no centring).
     #[config(default = "Vec::new()")]
     pub input_mean: Vec<f32>,
@@ -109,7 +114,7 @@ impl BoardContextConfig {
     /// Inputs per square: own features, the board's mean and maximum of them, own
     /// log-probabilities and the board's mean probabilities.
     pub fn input_len(&self) -> usize {
-        3 * self.features + 26
+        input_len(self.features, self.look_alikes)
     }
 
     /// A fresh network; its output layer is zero, so it corrects nothing yet.
@@ -138,6 +143,18 @@ impl BoardContextNet {
     }
 }
 
+/// Inputs per square for `features` head inputs (see [`board_inputs`]).
+pub fn input_len(features: usize, look_alikes: bool) -> usize {
+    3 * features + 26 + if look_alikes { LOOK_ALIKE_INPUTS } else { 0 }
+}
+
+/// The look-alike inputs: the nearest square's log-probabilities and likeness, and the
+/// likeness-weighted mean probabilities.
+const LOOK_ALIKE_INPUTS: usize = 13 + 1 + 13;
+
+/// Sharpness of the likeness weights (cosine similarity times this, then softmax).
+const LIKENESS_SHARPNESS: f32 = 10.0;
+
 /// Whether the model's reading of a whole board (its most likely class per square) could
 /// be a position, give or take a misread man: one to three kings in all, at most two a
 /// side, and at most 18 men a side. The correction is fitted on such boards and applied only to them; piece
@@ -160,7 +177,7 @@ pub fn reads_like_a_position(probs: &[[f32; 13]]) -> bool {
 /// The inputs of a board's read squares (unscaled, `input_len` each) and their indices.
 /// Empty unless `reading` covers a whole board (64 squares) with features and
 /// [`reads_like_a_position`].
-pub fn board_inputs(reading: &Reading) -> (Vec<f32>, Vec<usize>) {
+pub fn board_inputs(reading: &Reading, look_alikes: bool) -> (Vec<f32>, Vec<usize>) {
     let f = reading.feature_len;
     let n = reading.probs.len();
     if n != 64
@@ -189,15 +206,62 @@ pub fn board_inputs(reading: &Reading) -> (Vec<f32>, Vec<usize>) {
             *m += v / n as f32;
         }
     }
-    let mut rows = Vec::with_capacity(read.len() * (3 * f + 26));
-    for &i in &read {
+    let unit: Vec<Vec<f32>> = read
+        .iter()
+        .map(|&i| {
+            let v = &reading.features[i * f..(i + 1) * f];
+            let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+            v.iter().map(|x| x / norm).collect()
+        })
+        .collect();
+    let mut rows = Vec::with_capacity(read.len() * input_len(f, look_alikes));
+    for (k, &i) in read.iter().enumerate() {
         rows.extend_from_slice(&reading.features[i * f..(i + 1) * f]);
         rows.extend_from_slice(&mean);
         rows.extend_from_slice(&max);
         rows.extend(reading.probs[i].iter().map(|p| p.max(1e-6).ln()));
         rows.extend_from_slice(&mean_probs);
+        if look_alikes {
+            rows.extend(look_alike_inputs(reading, &read, &unit, k));
+        }
     }
     (rows, read)
+}
+
+/// The look-alike inputs of read square `k` (an index into `read`).
+fn look_alike_inputs(reading: &Reading, read: &[usize], unit: &[Vec<f32>], k: usize) -> Vec<f32> {
+    let likeness: Vec<(usize, f32)> = read
+        .iter()
+        .enumerate()
+        .filter(|&(m, _)| m != k)
+        .map(|(m, &j)| (j, unit[k].iter().zip(&unit[m]).map(|(a, b)| a * b).sum()))
+        .collect();
+    let mut out = Vec::with_capacity(LOOK_ALIKE_INPUTS);
+    let nearest = likeness.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
+    match nearest {
+        Some((j, like)) => {
+            out.extend(reading.probs[j].iter().map(|p| p.max(1e-6).ln()));
+            out.push(like);
+        }
+        None => {
+            out.extend(std::iter::repeat_n(0.0, 13));
+            out.push(0.0);
+        }
+    }
+    let top = likeness.iter().map(|l| l.1).fold(f32::MIN, f32::max);
+    let weights: Vec<f32> = likeness
+        .iter()
+        .map(|l| ((l.1 - top) * LIKENESS_SHARPNESS).exp())
+        .collect();
+    let total: f32 = weights.iter().sum::<f32>().max(1e-6);
+    let mut weighted = [0f32; 13];
+    for ((j, _), w) in likeness.iter().zip(&weights) {
+        for (acc, p) in weighted.iter_mut().zip(&reading.probs[*j]) {
+            *acc += w * p / total;
+        }
+    }
+    out.extend_from_slice(&weighted);
+    out
 }
 
 /// A fitted correction, ready to apply.
@@ -257,7 +321,7 @@ impl BoardContext {
         if reading.feature_len != self.config.features {
             return probs;
         }
-        let (mut rows, read) = board_inputs(reading);
+        let (mut rows, read) = board_inputs(reading, self.config.look_alikes);
         if read.is_empty() {
             return probs;
         }
@@ -311,8 +375,15 @@ impl BoardContext {
             path: config_path.clone(),
             reason,
         };
-        let config: BoardContextConfig =
+        let mut value: serde_json::Value =
             serde_json::from_str(config_text).map_err(|e| bad(e.to_string()))?;
+        // Settings added after the first fitted corrections, with the meaning they had.
+        if let Some(fields) = value.as_object_mut() {
+            fields.entry("scope").or_insert_with(|| "full".into());
+            fields.entry("look_alikes").or_insert_with(|| false.into());
+        }
+        let config: BoardContextConfig =
+            serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
         if config.format_version != FORMAT_VERSION {
             return Err(CheckpointError::Version {
                 path: config_path,
@@ -525,6 +596,24 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
+    }
+
+    #[test]
+    fn settings_added_later_default_to_their_old_meaning() {
+        let dir = Scratch::new("older");
+        let context = randomised(context(CorrectionScope::Full, 10), 11);
+        context.save(dir.path()).unwrap();
+        let path = dir.path().join(BOARD_CONTEXT_CONFIG);
+        let mut value: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let fields = value.as_object_mut().unwrap();
+        fields.remove("scope");
+        fields.remove("look_alikes");
+        std::fs::write(&path, value.to_string()).unwrap();
+        let loaded = BoardContext::load(dir.path(), &Device::flex())
+            .unwrap()
+            .unwrap();
+        assert_eq!(loaded.config(), context.config());
     }
 
     #[test]

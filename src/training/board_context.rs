@@ -43,6 +43,8 @@ pub struct BoardContextFit {
     pub seed: u64,
     /// What the correction may change.
     pub scope: CorrectionScope,
+    /// Whether each square also sees its look-alikes on the board.
+    pub look_alikes: bool,
     /// Share of the fitting boards that are free placements (any pieces in any number),
     /// taken from the config's random games, so the correction never learns that a board
     /// must be legal.
@@ -60,6 +62,7 @@ impl Default for BoardContextFit {
             hidden: 32,
             seed: 1,
             scope: CorrectionScope::Full,
+            look_alikes: false,
             free_placement: 0.25,
         }
     }
@@ -82,13 +85,13 @@ pub struct BoardReadings {
 }
 
 /// Reads boards `0..count` of `seed` drawn by `renderer` with `classifier` (its board
-/// context, if any, ignored), cut as `cfg` trains.
+/// context, if any, ignored), cut as `cfg` trains; inputs with look-alikes if asked.
 pub fn read_boards(
     classifier: &Classifier,
     renderer: &Renderer,
     cfg: &TrainingConfig,
-    seed: u64,
-    count: u64,
+    (seed, count): (u64, u64),
+    look_alikes: bool,
 ) -> BoardReadings {
     let per_board: Vec<_> = (0..count)
         .into_par_iter()
@@ -98,7 +101,7 @@ pub fn read_boards(
                 return None;
             }
             let reading = classifier.reading(&board.crops);
-            let (rows, read) = board_inputs(&reading);
+            let (rows, read) = board_inputs(&reading, look_alikes);
             let truth: Vec<u8> = board.classes.iter().map(|c| c.index() as u8).collect();
             let base: Vec<u8> = reading.probs.iter().map(|p| argmax(p) as u8).collect();
             let labels: Vec<u8> = read.iter().map(|&k| truth[k]).collect();
@@ -191,15 +194,28 @@ pub fn fit_board_context(
 ) -> Result<BoardContext, TrainError> {
     let features = classifier.spec().model.widths.last().copied().unwrap_or(0);
     progress(&format!("reading {} boards to fit on", fit.boards));
-    let train = read_boards(classifier, renderer, cfg, FIT_SEED, fit.boards);
+    let train = read_boards(
+        classifier,
+        renderer,
+        cfg,
+        (FIT_SEED, fit.boards),
+        fit.look_alikes,
+    );
     progress(&format!(
         "reading {} boards to pick the epoch",
         fit.pick_boards
     ));
-    let pick = read_boards(classifier, renderer, cfg, PICK_SEED, fit.pick_boards);
+    let pick = read_boards(
+        classifier,
+        renderer,
+        cfg,
+        (PICK_SEED, fit.pick_boards),
+        fit.look_alikes,
+    );
     let mut config = BoardContextConfig::new(features)
         .with_hidden(fit.hidden)
-        .with_scope(fit.scope);
+        .with_scope(fit.scope)
+        .with_look_alikes(fit.look_alikes);
     let len = config.input_len();
     let n = train.labels.len();
     if n == 0 {
@@ -338,7 +354,13 @@ pub fn fit_and_measure(
         validation: Vec::new(),
     };
     let mut measure_set = |name: &str, renderer: &Renderer, seed: u64| {
-        let readings = read_boards(classifier, renderer, cfg, seed, cfg.val_boards);
+        let readings = read_boards(
+            classifier,
+            renderer,
+            cfg,
+            (seed, cfg.val_boards),
+            fit.look_alikes,
+        );
         report
             .validation
             .push((name.into(), measure(&context, &readings)));
