@@ -94,6 +94,9 @@ struct Opts {
     /// reading of the square most like it, and readings weighted by likeness).
     #[arg(long)]
     context_look_alikes: bool,
+    /// Weight decay of the board-context fit (0: none).
+    #[arg(long, default_value_t = 0.0, value_name = "W")]
+    context_weight_decay: f64,
     /// Share of the board-context fitting boards that are free placements (any pieces in
     /// any number), 0..=1.
     #[arg(long, default_value_t = 0.25, value_name = "SHARE")]
@@ -273,6 +276,7 @@ fn fit_board_context(
         scope: opts.context_scope,
         free_placement: opts.context_free,
         look_alikes: opts.context_look_alikes,
+        weight_decay: opts.context_weight_decay,
         seed: cfg.seed,
         ..BoardContextFit::default()
     };

@@ -4,6 +4,7 @@
 
 use burn::module::Module;
 use burn::nn::loss::CrossEntropyLossConfig;
+use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 use rayon::prelude::*;
@@ -37,6 +38,8 @@ pub struct BoardContextFit {
     pub batch_size: usize,
     /// Adam's learning rate.
     pub learning_rate: f64,
+    /// Adam's weight decay (0: none).
+    pub weight_decay: f64,
     /// Hidden units of the network.
     pub hidden: usize,
     /// Seed of the weights and the order (the boards have fixed seeds).
@@ -59,6 +62,7 @@ impl Default for BoardContextFit {
             epochs: 30,
             batch_size: 512,
             learning_rate: 1e-3,
+            weight_decay: 0.0,
             hidden: 32,
             seed: 1,
             scope: CorrectionScope::Full,
@@ -243,7 +247,11 @@ pub fn fit_board_context(
     device.seed(fit.seed);
     let ad = device.clone().autodiff();
     let mut net: BoardContextNet = config.init(&ad);
-    let mut optim = AdamConfig::new().init();
+    let mut optim = AdamConfig::new()
+        .with_weight_decay(
+            (fit.weight_decay > 0.0).then(|| WeightDecayConfig::new(fit.weight_decay as f32)),
+        )
+        .init();
     let loss_fn = CrossEntropyLossConfig::new().init(&ad);
     let tensors = |r: &BoardReadings, dev: &Device| {
         let mut rows = r.rows.clone();
