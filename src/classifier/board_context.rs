@@ -19,8 +19,7 @@ use burn::store::ModuleRecord;
 use burn::tensor::activation::{log_sigmoid, log_softmax, relu};
 use serde::{Deserialize, Serialize};
 
-use crate::class::SquareClass;
-
+pub use super::board_inputs::{board_inputs, input_len, reads_like_a_position};
 use super::checkpoint::{CheckpointError, FORMAT_VERSION, Reading, softmax};
 
 /// File of the settings (with the input statistics) in a checkpoint folder.
@@ -141,127 +140,6 @@ impl BoardContextNet {
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         self.out.forward(relu(self.hidden.forward(x)))
     }
-}
-
-/// Inputs per square for `features` head inputs (see [`board_inputs`]).
-pub fn input_len(features: usize, look_alikes: bool) -> usize {
-    3 * features + 26 + if look_alikes { LOOK_ALIKE_INPUTS } else { 0 }
-}
-
-/// The look-alike inputs: the nearest square's log-probabilities and likeness, and the
-/// likeness-weighted mean probabilities.
-const LOOK_ALIKE_INPUTS: usize = 13 + 1 + 13;
-
-/// Sharpness of the likeness weights (cosine similarity times this, then softmax).
-const LIKENESS_SHARPNESS: f32 = 10.0;
-
-/// Whether the model's reading of a whole board (its most likely class per square) could
-/// be a position, give or take a misread man: one to three kings in all, at most two a
-/// side, and at most 18 men a side. The correction is fitted on such boards and applied only to them; piece
-/// galleries, boards of queens and lone-piece diagrams keep the model's reading.
-pub fn reads_like_a_position(probs: &[[f32; 13]]) -> bool {
-    let mut kings = [0usize; 2];
-    let mut men = [0usize; 2];
-    for p in probs {
-        let best = (0..13).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
-        let Some(piece) = SquareClass::from_index(best).and_then(SquareClass::piece) else {
-            continue;
-        };
-        let side = usize::from(piece.color == shakmaty::Color::Black);
-        men[side] += 1;
-        kings[side] += usize::from(piece.role == shakmaty::Role::King);
-    }
-    (1..=3).contains(&(kings[0] + kings[1])) && (0..2).all(|s| kings[s] <= 2 && men[s] <= 18)
-}
-
-/// The inputs of a board's read squares (unscaled, `input_len` each) and their indices.
-/// Empty unless `reading` covers a whole board (64 squares) with features and
-/// [`reads_like_a_position`].
-pub fn board_inputs(reading: &Reading, look_alikes: bool) -> (Vec<f32>, Vec<usize>) {
-    let f = reading.feature_len;
-    let n = reading.probs.len();
-    if n != 64
-        || f == 0
-        || reading.features.len() != n * f
-        || !reads_like_a_position(&reading.probs)
-    {
-        return (Vec::new(), Vec::new());
-    }
-    let read: Vec<usize> = (0..n).filter(|&i| reading.read[i]).collect();
-    let mut mean = vec![0f32; f];
-    let mut max = vec![0f32; f];
-    let mut weight = 0f32;
-    for &i in &read {
-        let w = 1.0 - reading.probs[i][0];
-        weight += w;
-        for (k, &v) in reading.features[i * f..(i + 1) * f].iter().enumerate() {
-            mean[k] += w * v;
-            max[k] = max[k].max(v);
-        }
-    }
-    mean.iter_mut().for_each(|v| *v /= weight.max(1e-3));
-    let mut mean_probs = [0f32; 13];
-    for p in &reading.probs {
-        for (m, v) in mean_probs.iter_mut().zip(p) {
-            *m += v / n as f32;
-        }
-    }
-    let unit: Vec<Vec<f32>> = read
-        .iter()
-        .map(|&i| {
-            let v = &reading.features[i * f..(i + 1) * f];
-            let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
-            v.iter().map(|x| x / norm).collect()
-        })
-        .collect();
-    let mut rows = Vec::with_capacity(read.len() * input_len(f, look_alikes));
-    for (k, &i) in read.iter().enumerate() {
-        rows.extend_from_slice(&reading.features[i * f..(i + 1) * f]);
-        rows.extend_from_slice(&mean);
-        rows.extend_from_slice(&max);
-        rows.extend(reading.probs[i].iter().map(|p| p.max(1e-6).ln()));
-        rows.extend_from_slice(&mean_probs);
-        if look_alikes {
-            rows.extend(look_alike_inputs(reading, &read, &unit, k));
-        }
-    }
-    (rows, read)
-}
-
-/// The look-alike inputs of read square `k` (an index into `read`).
-fn look_alike_inputs(reading: &Reading, read: &[usize], unit: &[Vec<f32>], k: usize) -> Vec<f32> {
-    let likeness: Vec<(usize, f32)> = read
-        .iter()
-        .enumerate()
-        .filter(|&(m, _)| m != k)
-        .map(|(m, &j)| (j, unit[k].iter().zip(&unit[m]).map(|(a, b)| a * b).sum()))
-        .collect();
-    let mut out = Vec::with_capacity(LOOK_ALIKE_INPUTS);
-    let nearest = likeness.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
-    match nearest {
-        Some((j, like)) => {
-            out.extend(reading.probs[j].iter().map(|p| p.max(1e-6).ln()));
-            out.push(like);
-        }
-        None => {
-            out.extend(std::iter::repeat_n(0.0, 13));
-            out.push(0.0);
-        }
-    }
-    let top = likeness.iter().map(|l| l.1).fold(f32::MIN, f32::max);
-    let weights: Vec<f32> = likeness
-        .iter()
-        .map(|l| ((l.1 - top) * LIKENESS_SHARPNESS).exp())
-        .collect();
-    let total: f32 = weights.iter().sum::<f32>().max(1e-6);
-    let mut weighted = [0f32; 13];
-    for ((j, _), w) in likeness.iter().zip(&weights) {
-        for (acc, p) in weighted.iter_mut().zip(&reading.probs[*j]) {
-            *acc += w * p / total;
-        }
-    }
-    out.extend_from_slice(&weighted);
-    out
 }
 
 /// A fitted correction, ready to apply.
@@ -628,7 +506,9 @@ mod tests {
         let err = BoardContext::load(dir.path(), &Device::flex()).unwrap_err();
         assert!(matches!(err, CheckpointError::Weights { .. }), "{err}");
         let config = dir.path().join(BOARD_CONTEXT_CONFIG);
-        std::fs::write(&config, r#"{"format_version": 1, "features": 4, "hidden": 8, "scope": "full", "input_mean": [], "input_scale": []}"#).unwrap();
+        let no_statistics = r#"{"format_version": 1, "features": 4, "hidden": 8,
+            "scope": "full", "input_mean": [], "input_scale": []}"#;
+        std::fs::write(&config, no_statistics).unwrap();
         let err = BoardContext::load(dir.path(), &Device::flex()).unwrap_err();
         assert!(err.to_string().contains("input statistics"), "{err}");
         std::fs::write(&config, "not json").unwrap();

@@ -3,6 +3,7 @@
 pub mod backend;
 pub mod batched;
 pub mod board_context;
+pub mod board_inputs;
 pub mod builtin;
 pub mod checkpoint;
 pub mod fused;
