@@ -83,6 +83,67 @@ fn cluttered_screenshots_are_read() {
 }
 
 #[test]
+fn editor_boards_keep_their_pieces() {
+    // Free placements (boards of kings, one colour only, pawns on rank 8): neither the
+    // board-context correction nor the decoder may bend them into a game position.
+    let mut cfg = SynthConfig {
+        degrade: screenshot_degradations(),
+        ..SynthConfig::default()
+    };
+    cfg.scene.cropped = 0.0;
+    cfg.scene.min_board = 320;
+    cfg.scene.max_board = 480;
+    cfg.scene.rotation.probability = 0.0;
+    cfg.scene.perspective.probability = 0.0;
+    cfg.look.black_bottom = 0.0;
+    cfg.positions.random_placement = 0.0;
+    cfg.positions.thinned_game = 0.0;
+    cfg.positions.free_placement = 1.0;
+    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let rec = shipped();
+    let opts = RecognizeOptions {
+        orientation: Some(fenscan::render::Orientation::White),
+        ..RecognizeOptions::default()
+    };
+    let n: u64 = 8;
+    let (mut exact, mut lost, mut odd) = (0usize, 0usize, 0usize);
+    let mut report = Vec::new();
+    for i in 0..n {
+        let r = renderer.render(77, i);
+        let kings = r
+            .placement
+            .pieces()
+            .filter(|(_, p)| p.role == shakmaty::Role::King)
+            .count();
+        odd += usize::from(kings != 2);
+        match rec.recognize(&r.image, &opts) {
+            Ok(got) => {
+                exact += usize::from(got.placement == r.placement);
+                lost += (0..64)
+                    .filter(|&k| {
+                        r.placement.0[k].piece().is_some() && got.placement.0[k].piece().is_none()
+                    })
+                    .count();
+                if got.placement != r.placement {
+                    report.push(format!("{i}: {} read as {}", r.placement, got.placement));
+                }
+            }
+            Err(e) => report.push(format!("{i}: {e}")),
+        }
+    }
+    let n = n as usize;
+    assert!(
+        odd >= n / 2,
+        "only {odd} of {n} boards are odd: the test needs them"
+    );
+    assert!(
+        exact + 2 >= n && lost <= 2,
+        "only {exact}/{n} exact, {lost} pieces lost:\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
 fn only_unsure_squares_are_read_again() {
     // Hard boards (the default degradations), so that some squares are unsure.
     let mut cfg = SynthConfig::default();
