@@ -202,6 +202,13 @@ fn print_notes(prefix: &str, r: &Recognition) {
             t.similarity
         );
     }
+    if r.constraints == fenscan::recognize::Constraints::NotAGame {
+        eprintln!(
+            "{prefix}the squares read surely already break the rules of a game (an editor \
+             board or a piece gallery?): the unsure squares are given as read, without the \
+             chess constraints"
+        );
+    }
     for c in &r.changes {
         eprintln!(
             "{prefix}changed {} from {} to {} ({})",

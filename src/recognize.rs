@@ -173,12 +173,27 @@ pub struct Recognition {
     pub twins: Vec<TwinReading>,
     /// Squares the chess constraints changed.
     pub changes: Vec<Change>,
+    /// Whether the chess constraints were applied.
+    pub constraints: Constraints,
     /// The checker's findings on the FEN.
     pub problems: Vec<Problem>,
     /// A lichess analysis URL for the FEN.
     pub lichess_url: String,
     /// Milliseconds per stage: find, cut, classify, decode.
     pub timings_ms: [f64; 4],
+}
+
+/// Whether the chess constraints ([`crate::decode`]) were applied to a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Constraints {
+    /// Applied (every change is in `changes`).
+    Applied,
+    /// Turned off by the caller (`--no-constraints`).
+    Off,
+    /// Not applied: the squares read surely already break the rules of a game (a piece
+    /// gallery, an editor's board of queens; [`crate::decode::clearly_not_a_game`]).
+    NotAGame,
 }
 
 /// Why an image could not be recognised.
@@ -301,7 +316,14 @@ impl Recognizer {
                 })
             })
             .collect();
-        let (placement, changes) = if opts.constraints {
+        let constraints = if !opts.constraints {
+            Constraints::Off
+        } else if crate::decode::clearly_not_a_game(&probs, &opts.decode) {
+            Constraints::NotAGame
+        } else {
+            Constraints::Applied
+        };
+        let (placement, changes) = if constraints == Constraints::Applied {
             decode(&probs, &opts.decode)
         } else {
             (argmax(&probs), Vec::new())
@@ -377,6 +399,7 @@ impl Recognizer {
             relooked,
             twins,
             changes,
+            constraints,
             problems,
             timings_ms: [ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4)],
         })

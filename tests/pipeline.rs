@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use fenscan::classifier::Backend;
-use fenscan::recognize::{RecognizeOptions, Recognizer};
+use fenscan::recognize::{Constraints, RecognizeOptions, Recognizer};
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 
 use crate::util::{TempDir, assert_exit, run_bin, run_bin_in, screenshot_degradations};
@@ -106,7 +106,7 @@ fn editor_boards_keep_their_pieces() {
         ..RecognizeOptions::default()
     };
     let n: u64 = 8;
-    let (mut exact, mut lost, mut odd) = (0usize, 0usize, 0usize);
+    let (mut exact, mut lost, mut odd, mut not_a_game) = (0usize, 0usize, 0usize, 0usize);
     let mut report = Vec::new();
     for i in 0..n {
         let r = renderer.render(77, i);
@@ -119,6 +119,7 @@ fn editor_boards_keep_their_pieces() {
         match rec.recognize(&r.image, &opts) {
             Ok(got) => {
                 exact += usize::from(got.placement == r.placement);
+                not_a_game += usize::from(got.constraints == Constraints::NotAGame);
                 lost += (0..64)
                     .filter(|&k| {
                         r.placement.0[k].piece().is_some() && got.placement.0[k].piece().is_none()
@@ -136,6 +137,7 @@ fn editor_boards_keep_their_pieces() {
         odd >= n / 2,
         "only {odd} of {n} boards are odd: the test needs them"
     );
+    assert!(not_a_game >= 1, "no board was recognised as no game");
     assert!(
         exact + 2 >= n && lost <= 2,
         "only {exact}/{n} exact, {lost} pieces lost:\n{}",
