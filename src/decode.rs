@@ -107,11 +107,16 @@ pub fn clearly_not_a_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> bool {
 /// Decodes under the constraints; returns the placement and the changes made (none when
 /// [`clearly_not_a_game`]).
 pub fn decode(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Change>) {
+    if clearly_not_a_game(probs, cfg) {
+        return (argmax(probs), Vec::new());
+    }
+    decode_game(probs, cfg)
+}
+
+/// [`decode`] for a board already known not to be [`clearly_not_a_game`].
+pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Change>) {
     let mut p = argmax(probs);
     let mut changes = Vec::new();
-    if clearly_not_a_game(probs, cfg) {
-        return (p, changes);
-    }
     let unsure = |i: usize| top_probability(&probs[i]) < cfg.sure;
     let set = |p: &mut Placement, i: usize, to: usize, reason: &str, changes: &mut Vec<Change>| {
         let from = p.0[i];

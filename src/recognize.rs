@@ -12,7 +12,7 @@ use crate::board::{FinderConfig, FoundBoard, find};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
 use crate::coordinates::read_coordinates;
-use crate::decode::{Change, DecodeConfig, argmax, decode};
+use crate::decode::{Change, DecodeConfig, argmax, clearly_not_a_game, decode_game};
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
 use crate::fen::{Castling, Fen};
@@ -318,13 +318,13 @@ impl Recognizer {
             .collect();
         let constraints = if !opts.constraints {
             Constraints::Off
-        } else if crate::decode::clearly_not_a_game(&probs, &opts.decode) {
+        } else if clearly_not_a_game(&probs, &opts.decode) {
             Constraints::NotAGame
         } else {
             Constraints::Applied
         };
         let (placement, changes) = if constraints == Constraints::Applied {
-            decode(&probs, &opts.decode)
+            decode_game(&probs, &opts.decode)
         } else {
             (argmax(&probs), Vec::new())
         };

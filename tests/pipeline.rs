@@ -14,6 +14,30 @@ fn shipped() -> Recognizer {
     Recognizer::load(&dir, Backend::Flex).expect("the shipped checkpoint loads")
 }
 
+/// Screenshot-like scenes, white below: clutter around, overlays on, mild degradations,
+/// boards from `min_board` to 480 px, upright and flat.
+fn screenshots(min_board: u32) -> SynthConfig {
+    let mut cfg = SynthConfig {
+        degrade: screenshot_degradations(),
+        ..SynthConfig::default()
+    };
+    cfg.scene.cropped = 0.0;
+    cfg.scene.min_board = min_board;
+    cfg.scene.max_board = 480;
+    cfg.scene.rotation.probability = 0.0;
+    cfg.scene.perspective.probability = 0.0;
+    cfg.look.black_bottom = 0.0;
+    cfg
+}
+
+/// The pipeline's defaults, told that white is below.
+fn white_below() -> RecognizeOptions {
+    RecognizeOptions {
+        orientation: Some(fenscan::render::Orientation::White),
+        ..RecognizeOptions::default()
+    }
+}
+
 #[test]
 fn readme_sample_gives_its_fen() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples");
@@ -31,24 +55,11 @@ fn readme_sample_gives_its_fen() {
 
 #[test]
 fn cluttered_screenshots_are_read() {
-    // Screenshot-like scenes: clutter around, overlays on, mild degradations.
-    let mut cfg = SynthConfig {
-        degrade: screenshot_degradations(),
-        ..SynthConfig::default()
-    };
-    cfg.scene.cropped = 0.0;
-    cfg.scene.min_board = 240;
-    cfg.scene.max_board = 480;
-    cfg.scene.rotation.probability = 0.0;
-    cfg.scene.perspective.probability = 0.0;
-    cfg.look.black_bottom = 0.0;
+    let mut cfg = screenshots(240);
     cfg.positions.random_placement = 0.0;
     let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
     let rec = shipped();
-    let opts = RecognizeOptions {
-        orientation: Some(fenscan::render::Orientation::White),
-        ..RecognizeOptions::default()
-    };
+    let opts = white_below();
     let n = 8;
     let mut exact = 0;
     let mut wrong_squares = 0;
@@ -86,25 +97,13 @@ fn cluttered_screenshots_are_read() {
 fn editor_boards_keep_their_pieces() {
     // Free placements (boards of kings, one colour only, pawns on rank 8): neither the
     // board-context correction nor the decoder may bend them into a game position.
-    let mut cfg = SynthConfig {
-        degrade: screenshot_degradations(),
-        ..SynthConfig::default()
-    };
-    cfg.scene.cropped = 0.0;
-    cfg.scene.min_board = 320;
-    cfg.scene.max_board = 480;
-    cfg.scene.rotation.probability = 0.0;
-    cfg.scene.perspective.probability = 0.0;
-    cfg.look.black_bottom = 0.0;
+    let mut cfg = screenshots(320);
     cfg.positions.random_placement = 0.0;
     cfg.positions.thinned_game = 0.0;
     cfg.positions.free_placement = 1.0;
     let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
     let rec = shipped();
-    let opts = RecognizeOptions {
-        orientation: Some(fenscan::render::Orientation::White),
-        ..RecognizeOptions::default()
-    };
+    let opts = white_below();
     let n: u64 = 8;
     let (mut exact, mut lost, mut odd, mut not_a_game) = (0usize, 0usize, 0usize, 0usize);
     let mut report = Vec::new();
@@ -155,10 +154,9 @@ fn only_unsure_squares_are_read_again() {
     let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
     let rec = shipped();
     let without = RecognizeOptions {
-        orientation: Some(fenscan::render::Orientation::White),
         lookalike: None,
         relook: None,
-        ..RecognizeOptions::default()
+        ..white_below()
     };
     let with = RecognizeOptions {
         relook: Some(fenscan::relook::RelookConfig::default()),

@@ -27,7 +27,7 @@ pub fn reads_like_a_position(probs: &[[f32; 13]]) -> bool {
     let mut kings = [0usize; 2];
     let mut men = [0usize; 2];
     for p in probs {
-        let best = (0..13).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
+        let best = crate::decode::best(p, |_| true);
         let Some(piece) = SquareClass::from_index(best).and_then(SquareClass::piece) else {
             continue;
         };

@@ -23,8 +23,8 @@ const CONTEXT_CONFIG: &str = include_str!("../../checkpoints/default/board-conte
 const CONTEXT_WEIGHTS: &[u8] = include_bytes!("../../checkpoints/default/board-context.bpk");
 
 impl Classifier {
-    /// The shipped checkpoint, first and second model and board context, from the bytes built into the
-    /// program: the same classifier as `Classifier::load("checkpoints/default", backend)`
+    /// The shipped checkpoint (first and second model, board context) from the bytes built
+    /// into the program: the same classifier as `Classifier::load("checkpoints/default", backend)`
     /// on the source tree it was built from.
     pub fn builtin(backend: Backend) -> Result<Classifier, CheckpointError> {
         let device = backend.device().map_err(CheckpointError::Backend)?;

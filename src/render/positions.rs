@@ -80,12 +80,18 @@ fn thin_out(p: &mut Placement, rng: &mut impl Rng) {
     }
     let remove = rng.random_range(1..=others.len());
     let mut chosen = others;
-    // Partial Fisher-Yates: the first `remove` entries become a random subset.
-    for i in 0..remove {
-        let j = rng.random_range(i..chosen.len());
-        chosen.swap(i, j);
-        p.set(chosen[i], SquareClass::Empty);
+    for &sq in random_front(&mut chosen, remove, rng) {
+        p.set(sq, SquareClass::Empty);
     }
+}
+
+/// Partial Fisher-Yates: moves a random subset of `k` items to the front and returns it.
+fn random_front<'a, T>(items: &'a mut [T], k: usize, rng: &mut impl Rng) -> &'a [T] {
+    for i in 0..k {
+        let j = rng.random_range(i..items.len());
+        items.swap(i, j);
+    }
+    &items[..k]
 }
 
 /// A random valid placement: one king per side (not touching), 0-15 other pieces per side,
@@ -155,15 +161,12 @@ pub fn random_placement(rng: &mut impl Rng) -> Placement {
 pub fn free_placement(rng: &mut impl Rng) -> Placement {
     let mut classes: Vec<SquareClass> = SquareClass::ALL[1..].to_vec();
     let palette_len = rng.random_range(1..=classes.len());
-    // Partial Fisher-Yates: the first `palette_len` classes become the palette.
-    for i in 0..palette_len {
-        let j = rng.random_range(i..classes.len());
-        classes.swap(i, j);
-    }
-    let palette = &classes[..palette_len];
+    let palette = random_front(&mut classes, palette_len, rng).to_vec();
     let mut squares: Vec<Square> = Square::ALL.to_vec();
     let count = rng.random_range(1..=squares.len());
     let mut p = Placement::default();
+    // Fisher-Yates as in `random_front`, a piece drawn after each square (the draws of the
+    // shipped board-context fit and the "free" board set).
     for i in 0..count {
         let j = rng.random_range(i..squares.len());
         squares.swap(i, j);
