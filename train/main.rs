@@ -86,6 +86,11 @@ struct Opts {
     /// Hidden units of the board-context network.
     #[arg(long, default_value_t = 32, value_name = "N")]
     context_hidden: usize,
+    /// Board-context networks fitted from seeds seed, seed+1, ... on the same readings;
+    /// infer averages their corrections.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    context_members: u16,
     /// What the board-context correction may change: `full` (any class) or `colour` (only
     /// how each piece kind splits between white and black).
     #[arg(long, default_value = "full", value_name = "SCOPE", value_parser = parse_scope)]
@@ -273,6 +278,7 @@ fn fit_board_context(
         boards: opts.context_boards,
         epochs: opts.context_epochs,
         hidden: opts.context_hidden,
+        members: usize::from(opts.context_members),
         scope: opts.context_scope,
         free_placement: opts.context_free,
         look_alikes: opts.context_look_alikes,

@@ -101,6 +101,10 @@ pub struct BoardContextConfig {
     /// readings weighted by likeness.
     #[config(default = false)]
     pub look_alikes: bool,
+    /// Networks fitted alike from different seeds whose corrections are averaged (one fit
+    /// alone varies by a few boards in a hundred).
+    #[config(default = 1)]
+    pub members: usize,
     /// Mean of each input over the fitting data (empty: no centring).
     #[config(default = "Vec::new()")]
     pub input_mean: Vec<f32>,
@@ -134,6 +138,13 @@ pub struct BoardContextNet {
     out: Linear,
 }
 
+/// How the weights of more than one member are stored (one member is stored as its
+/// network alone, as before members existed).
+#[derive(Module, Debug)]
+struct BoardContextMembers {
+    members: Vec<BoardContextNet>,
+}
+
 impl BoardContextNet {
     /// # Shapes
     /// input `[squares, input_len]` (scaled) -> correction `[squares, scope.outputs()]`
@@ -146,16 +157,26 @@ impl BoardContextNet {
 #[derive(Debug)]
 pub struct BoardContext {
     config: BoardContextConfig,
-    net: BoardContextNet,
+    nets: Vec<BoardContextNet>,
     device: Device,
 }
 
 impl BoardContext {
-    /// Wraps a network (fitted with `config`'s scaling).
-    pub fn new(config: BoardContextConfig, net: BoardContextNet, device: Device) -> BoardContext {
+    /// Wraps networks fitted with `config`'s scaling (`config.members` is set to their
+    /// number).
+    ///
+    /// # Panics
+    /// When `nets` is empty.
+    pub fn new(
+        mut config: BoardContextConfig,
+        nets: Vec<BoardContextNet>,
+        device: Device,
+    ) -> BoardContext {
+        assert!(!nets.is_empty(), "a board context needs a network");
+        config.members = nets.len();
         BoardContext {
             config,
-            net,
+            nets,
             device,
         }
     }
@@ -165,9 +186,23 @@ impl BoardContext {
         &self.config
     }
 
-    /// The network.
-    pub fn net(&self) -> &BoardContextNet {
-        &self.net
+    /// The members' networks.
+    pub fn nets(&self) -> &[BoardContextNet] {
+        &self.nets
+    }
+
+    /// The correction for scaled inputs `x` `[squares, input_len]`: the members' mean.
+    pub fn correction(&self, x: Tensor<2>) -> Tensor<2> {
+        let n = self.nets.len() as f32;
+        let mut sum = self.nets[0].forward(x.clone());
+        for net in &self.nets[1..] {
+            sum = sum.add(net.forward(x.clone()));
+        }
+        if self.nets.len() > 1 {
+            sum.div_scalar(n)
+        } else {
+            sum
+        }
     }
 
     /// The device it runs on.
@@ -211,7 +246,7 @@ impl BoardContext {
             .flat_map(|&i| probs[i].map(|p| p.max(1e-6).ln()))
             .collect();
         let base = Tensor::<2>::from_data(TensorData::new(base, [read.len(), 13]), &self.device);
-        let fixed = corrected_log_probs(self.config.scope, base, self.net.forward(x));
+        let fixed = corrected_log_probs(self.config.scope, base, self.correction(x));
         let Ok(fixed) = fixed.into_data().convert::<f32>().try_into_vec::<f32>() else {
             return probs;
         };
@@ -259,6 +294,7 @@ impl BoardContext {
         if let Some(fields) = value.as_object_mut() {
             fields.entry("scope").or_insert_with(|| "full".into());
             fields.entry("look_alikes").or_insert_with(|| false.into());
+            fields.entry("members").or_insert_with(|| 1.into());
         }
         let config: BoardContextConfig =
             serde_json::from_value(value).map_err(|e| bad(e.to_string()))?;
@@ -272,11 +308,12 @@ impl BoardContext {
         let len = config.input_len();
         if config.features == 0
             || config.hidden == 0
+            || config.members == 0
             || config.input_mean.len() != len
             || config.input_scale.len() != len
         {
             return Err(bad(format!(
-                "need features and hidden of at least 1 and {len} input statistics each"
+                "need features, hidden and members of at least 1 and {len} input statistics each"
             )));
         }
         let weights = |reason: String| CheckpointError::Weights {
@@ -288,12 +325,27 @@ impl BoardContext {
         })
         .map_err(|_| weights("the burnpack reader failed on this file".into()))?
         .map_err(|e| weights(e.to_string()))?;
-        let net = config.init(device);
-        let net =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| net.try_load_record(record)))
-                .map_err(|_| weights("the weights do not fit board-context.json".into()))?
-                .map_err(|e| weights(e.to_string()))?;
-        Ok(BoardContext::new(config, net, device.clone()))
+        let misfit = |_| weights("the weights do not fit board-context.json".into());
+        let nets = if config.members == 1 {
+            let net = config.init(device);
+            let net = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                net.try_load_record(record)
+            }))
+            .map_err(misfit)?
+            .map_err(|e| weights(e.to_string()))?;
+            vec![net]
+        } else {
+            let members = BoardContextMembers {
+                members: (0..config.members).map(|_| config.init(device)).collect(),
+            };
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                members.try_load_record(record)
+            }))
+            .map_err(misfit)?
+            .map_err(|e| weights(e.to_string()))?
+            .members
+        };
+        Ok(BoardContext::new(config, nets, device.clone()))
     }
 
     /// Writes both files into `dir`, each atomically.
@@ -304,10 +356,14 @@ impl BoardContext {
         };
         std::fs::create_dir_all(dir).map_err(|e| write_err(dir, e.to_string()))?;
         let path = dir.join(BOARD_CONTEXT_WEIGHTS);
-        let bytes = self
-            .net
-            .clone()
-            .into_record()
+        let record = match self.nets.as_slice() {
+            [net] => net.clone().into_record(),
+            nets => BoardContextMembers {
+                members: nets.to_vec(),
+            }
+            .into_record(),
+        };
+        let bytes = record
             .into_bytes()
             .map_err(|e| write_err(&path, e.to_string()))?;
         crate::io::atomic_write(&path, &bytes).map_err(|e| write_err(&path, e.to_string()))?;
@@ -378,7 +434,7 @@ mod tests {
         config.input_mean = vec![0.1; len];
         config.input_scale = vec![0.5; len];
         let net = config.init(&device);
-        BoardContext::new(config, net, device)
+        BoardContext::new(config, vec![net], device)
     }
 
     /// `context` with its zero output layer replaced by random weights.
@@ -388,7 +444,7 @@ mod tests {
         let config = context.config().clone();
         let mut net = config.init(&device);
         net.out = LinearConfig::new(config.hidden, config.scope.outputs()).init(&device);
-        BoardContext::new(config, net, device)
+        BoardContext::new(config, vec![net], device)
     }
 
     fn largest_change(a: &[[f32; 13]], b: &[[f32; 13]]) -> f32 {
@@ -476,6 +532,56 @@ mod tests {
         );
     }
 
+    /// One correction of `nets`' members.
+    fn members(nets: &[BoardContextNet]) -> BoardContext {
+        let one = context(CorrectionScope::Full, 20);
+        BoardContext::new(one.config().clone(), nets.to_vec(), one.device().clone())
+    }
+
+    #[test]
+    fn members_average_their_corrections_and_survive_a_save() {
+        let nets: Vec<BoardContextNet> = [21, 22]
+            .iter()
+            .map(|&s| randomised(context(CorrectionScope::Full, s), s + 100).nets()[0].clone())
+            .collect();
+        let both = members(&nets);
+        assert_eq!(both.config().members, 2);
+        let input = |c: &BoardContext| {
+            let len = c.config().input_len();
+            let v: Vec<f32> = (0..3 * len)
+                .map(|i| ((i % 11) as f32 - 5.0) / 3.0)
+                .collect();
+            Tensor::<2>::from_data(TensorData::new(v, [3, len]), c.device())
+        };
+        let out = |c: &BoardContext| {
+            c.correction(input(c))
+                .into_data()
+                .try_to_vec::<f32>()
+                .unwrap()
+        };
+        let mean = out(&both);
+        let (a, b) = (out(&members(&nets[..1])), out(&members(&nets[1..])));
+        for ((m, x), y) in mean.iter().zip(&a).zip(&b) {
+            assert!((m - (x + y) / 2.0).abs() < 1e-5);
+        }
+        assert!(a.iter().zip(&b).any(|(x, y)| (x - y).abs() > 1e-3));
+        let dir = Scratch::new("members");
+        both.save(dir.path()).unwrap();
+        let loaded = BoardContext::load(dir.path(), &Device::flex())
+            .unwrap()
+            .unwrap();
+        assert_eq!(loaded.config(), both.config());
+        let reading = position(4);
+        assert!(largest_change(&loaded.apply(&reading), &both.apply(&reading)) < 1e-6);
+        // Weights of two members under a config that says three.
+        let path = dir.path().join(BOARD_CONTEXT_CONFIG);
+        let mut config = both.config().clone();
+        config.members = 3;
+        std::fs::write(&path, serde_json::to_string(&config).unwrap()).unwrap();
+        let err = BoardContext::load(dir.path(), &Device::flex()).unwrap_err();
+        assert!(matches!(err, CheckpointError::Weights { .. }), "{err}");
+    }
+
     #[test]
     fn settings_added_later_default_to_their_old_meaning() {
         let dir = Scratch::new("older");
@@ -487,6 +593,7 @@ mod tests {
         let fields = value.as_object_mut().unwrap();
         fields.remove("scope");
         fields.remove("look_alikes");
+        fields.remove("members");
         std::fs::write(&path, value.to_string()).unwrap();
         let loaded = BoardContext::load(dir.path(), &Device::flex())
             .unwrap()

@@ -42,8 +42,12 @@ pub struct BoardContextFit {
     pub weight_decay: f64,
     /// Hidden units of the network.
     pub hidden: usize,
-    /// Seed of the weights and the order (the boards have fixed seeds).
+    /// Seed of the weights and the order (the boards have fixed seeds); member k uses
+    /// `seed + k`.
     pub seed: u64,
+    /// Networks fitted on the same readings from different seeds; their corrections are
+    /// averaged.
+    pub members: usize,
     /// What the correction may change.
     pub scope: CorrectionScope,
     /// Whether each square also sees its look-alikes on the board.
@@ -65,6 +69,7 @@ impl Default for BoardContextFit {
             weight_decay: 0.0,
             hidden: 32,
             seed: 1,
+            members: 1,
             scope: CorrectionScope::Full,
             look_alikes: false,
             free_placement: 0.25,
@@ -151,12 +156,11 @@ pub fn measure(context: &BoardContext, readings: &BoardReadings) -> ContextFigur
     let x = Tensor::<2>::from_data(TensorData::new(rows, [m, len]), device);
     let base = base_log_probs(&readings.rows, len, features);
     let base = Tensor::<2>::from_data(TensorData::new(base, [m, 13]), device);
-    let fixed: Vec<f32> =
-        corrected_log_probs(context.config().scope, base, context.net().forward(x))
-            .into_data()
-            .convert::<f32>()
-            .try_into_vec::<f32>()
-            .unwrap_or_default();
+    let fixed: Vec<f32> = corrected_log_probs(context.config().scope, base, context.correction(x))
+        .into_data()
+        .convert::<f32>()
+        .try_into_vec::<f32>()
+        .unwrap_or_default();
     let mut after: Vec<Vec<u8>> = readings.boards.iter().map(|(_, b)| b.clone()).collect();
     for (k, logits) in fixed.chunks(13).enumerate() {
         let logits: [f32; 13] = std::array::from_fn(|j| logits[j]);
@@ -243,8 +247,41 @@ pub fn fit_board_context(
         })
         .collect();
 
+    if fit.members == 0 {
+        return Err(TrainError::Config("a board context needs a member".into()));
+    }
     let device = classifier.device().clone();
-    device.seed(fit.seed);
+    let nets = (0..fit.members as u64)
+        .map(|k| {
+            if fit.members > 1 {
+                progress(&format!("member {}/{}", k + 1, fit.members));
+            }
+            fit_member(
+                &config,
+                fit,
+                fit.seed + k,
+                (&train, &pick),
+                &device,
+                progress,
+            )
+        })
+        .collect();
+    Ok(BoardContext::new(config, nets, device))
+}
+
+/// Fits one network of `config` from `seed` on `train`, keeping the epoch best on `pick`.
+fn fit_member(
+    config: &BoardContextConfig,
+    fit: &BoardContextFit,
+    seed: u64,
+    (train, pick): (&BoardReadings, &BoardReadings),
+    device: &Device,
+    progress: &(dyn Fn(&str) + Sync),
+) -> BoardContextNet {
+    let len = config.input_len();
+    let features = config.features;
+    let n = train.labels.len();
+    device.seed(seed);
     let ad = device.clone().autodiff();
     let mut net: BoardContextNet = config.init(&ad);
     let mut optim = AdamConfig::new()
@@ -255,7 +292,7 @@ pub fn fit_board_context(
     let loss_fn = CrossEntropyLossConfig::new().init(&ad);
     let tensors = |r: &BoardReadings, dev: &Device| {
         let mut rows = r.rows.clone();
-        BoardContext::scale(&config, &mut rows);
+        BoardContext::scale(config, &mut rows);
         let base = base_log_probs(&r.rows, len, features);
         let m = r.labels.len();
         (
@@ -267,20 +304,20 @@ pub fn fit_board_context(
             ),
         )
     };
-    let (x, base, y) = tensors(&train, &ad);
-    let (px, pbase, py) = tensors(&pick, &device);
+    let (x, base, y) = tensors(train, &ad);
+    let (px, pbase, py) = tensors(pick, device);
     let pick_loss = |net: &BoardContextNet| -> f32 {
         let valid = net.valid();
         let logits = corrected_log_probs(fit.scope, pbase.clone(), valid.forward(px.clone()));
         CrossEntropyLossConfig::new()
-            .init(&device)
+            .init(device)
             .forward(logits, py.clone())
             .into_scalar::<f32>()
     };
     let mut best = (pick_loss(&net), net.valid());
     progress(&format!("pick loss before fitting {:.5}", best.0));
     let mut order: Vec<usize> = (0..n).collect();
-    let mut rng_state = fit.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut rng_state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     for epoch in 0..fit.epochs {
         // A seeded shuffle (xorshift) of the squares.
         for i in (1..n).rev() {
@@ -312,7 +349,7 @@ pub fn fit_board_context(
             best = (l, net.valid());
         }
     }
-    Ok(BoardContext::new(config, best.1, device))
+    best.1
 }
 
 /// `synth` with `share` of its boards free placements, taken from its random games.
