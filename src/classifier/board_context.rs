@@ -153,6 +153,20 @@ impl BoardContextNet {
     }
 }
 
+/// `module` with `record`'s weights; a panic of the loader or a record that does not fit is
+/// an error made by `weights`.
+fn load_into<M: Module>(
+    module: M,
+    record: ModuleRecord,
+    weights: impl Fn(String) -> CheckpointError,
+) -> Result<M, CheckpointError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        module.try_load_record(record)
+    }))
+    .map_err(|_| weights("the weights do not fit board-context.json".into()))?
+    .map_err(|e| weights(e.to_string()))
+}
+
 /// A fitted correction, ready to apply.
 #[derive(Debug)]
 pub struct BoardContext {
@@ -193,16 +207,11 @@ impl BoardContext {
 
     /// The correction for scaled inputs `x` `[squares, input_len]`: the members' mean.
     pub fn correction(&self, x: Tensor<2>) -> Tensor<2> {
-        let n = self.nets.len() as f32;
         let mut sum = self.nets[0].forward(x.clone());
         for net in &self.nets[1..] {
             sum = sum.add(net.forward(x.clone()));
         }
-        if self.nets.len() > 1 {
-            sum.div_scalar(n)
-        } else {
-            sum
-        }
+        sum.div_scalar(self.nets.len() as f32)
     }
 
     /// The device it runs on.
@@ -325,25 +334,14 @@ impl BoardContext {
         })
         .map_err(|_| weights("the burnpack reader failed on this file".into()))?
         .map_err(|e| weights(e.to_string()))?;
-        let misfit = |_| weights("the weights do not fit board-context.json".into());
+        // One member is stored as its network alone (as before members existed).
         let nets = if config.members == 1 {
-            let net = config.init(device);
-            let net = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                net.try_load_record(record)
-            }))
-            .map_err(misfit)?
-            .map_err(|e| weights(e.to_string()))?;
-            vec![net]
+            vec![load_into(config.init(device), record, weights)?]
         } else {
             let members = BoardContextMembers {
                 members: (0..config.members).map(|_| config.init(device)).collect(),
             };
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                members.try_load_record(record)
-            }))
-            .map_err(misfit)?
-            .map_err(|e| weights(e.to_string()))?
-            .members
+            load_into(members, record, weights)?.members
         };
         Ok(BoardContext::new(config, nets, device.clone()))
     }

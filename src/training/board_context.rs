@@ -251,6 +251,9 @@ pub fn fit_board_context(
         return Err(TrainError::Config("a board context needs a member".into()));
     }
     let device = classifier.device().clone();
+    // Built once, shared by the members.
+    let train = fit_tensors(&config, &train, &device.clone().autodiff());
+    let pick = fit_tensors(&config, &pick, &device);
     let nets = (0..fit.members as u64)
         .map(|k| {
             if fit.members > 1 {
@@ -269,18 +272,37 @@ pub fn fit_board_context(
     Ok(BoardContext::new(config, nets, device))
 }
 
-/// Fits one network of `config` from `seed` on `train`, keeping the epoch best on `pick`.
+/// Scaled inputs, base log-probabilities and true classes of read squares.
+type FitTensors = (Tensor<2>, Tensor<2>, Tensor<1, Int>);
+
+/// `readings` as tensors on `device`, inputs scaled as `config` says.
+fn fit_tensors(config: &BoardContextConfig, r: &BoardReadings, device: &Device) -> FitTensors {
+    let len = config.input_len();
+    let mut rows = r.rows.clone();
+    BoardContext::scale(config, &mut rows);
+    let base = base_log_probs(&r.rows, len, config.features);
+    let m = r.labels.len();
+    (
+        Tensor::<2>::from_data(TensorData::new(rows, [m, len]), device),
+        Tensor::<2>::from_data(TensorData::new(base, [m, 13]), device),
+        Tensor::<1, Int>::from_data(
+            TensorData::new(r.labels.iter().map(|&l| i64::from(l)).collect(), [m]),
+            device,
+        ),
+    )
+}
+
+/// Fits one network of `config` from `seed` on `train` (on the autodiff device), keeping
+/// the epoch best on `pick`.
 fn fit_member(
     config: &BoardContextConfig,
     fit: &BoardContextFit,
     seed: u64,
-    (train, pick): (&BoardReadings, &BoardReadings),
+    (train, pick): (&FitTensors, &FitTensors),
     device: &Device,
     progress: &(dyn Fn(&str) + Sync),
 ) -> BoardContextNet {
-    let len = config.input_len();
-    let features = config.features;
-    let n = train.labels.len();
+    let n = train.2.dims()[0];
     device.seed(seed);
     let ad = device.clone().autodiff();
     let mut net: BoardContextNet = config.init(&ad);
@@ -290,22 +312,8 @@ fn fit_member(
         )
         .init();
     let loss_fn = CrossEntropyLossConfig::new().init(&ad);
-    let tensors = |r: &BoardReadings, dev: &Device| {
-        let mut rows = r.rows.clone();
-        BoardContext::scale(config, &mut rows);
-        let base = base_log_probs(&r.rows, len, features);
-        let m = r.labels.len();
-        (
-            Tensor::<2>::from_data(TensorData::new(rows, [m, len]), dev),
-            Tensor::<2>::from_data(TensorData::new(base, [m, 13]), dev),
-            Tensor::<1, Int>::from_data(
-                TensorData::new(r.labels.iter().map(|&l| i64::from(l)).collect(), [m]),
-                dev,
-            ),
-        )
-    };
-    let (x, base, y) = tensors(train, &ad);
-    let (px, pbase, py) = tensors(pick, device);
+    let (x, base, y) = train;
+    let (px, pbase, py) = pick;
     let pick_loss = |net: &BoardContextNet| -> f32 {
         let valid = net.valid();
         let logits = corrected_log_probs(fit.scope, pbase.clone(), valid.forward(px.clone()));
