@@ -146,3 +146,20 @@ fn pages_without_a_board_are_rejected() {
     );
     assert!(find(&diagonal, &FinderConfig::default()).is_err());
 }
+
+#[test]
+fn a_board_of_two_hues_of_one_brightness_is_found() {
+    // Board 70 of the published perspective set (BENCHMARKS.md): light grey and pale olive
+    // squares whose grey tones hardly differ (contrast 0.31), strong perspective. Its
+    // blue channel separates them.
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/configs/perspective.json"),
+    )
+    .unwrap();
+    let cfg: SynthConfig = serde_json::from_str(&text).unwrap();
+    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let r = renderer.render(7, 70);
+    let found = find(&r.image, &FinderConfig::default()).expect("board found");
+    let err = corner_error(&found.quad, &r.quad);
+    assert!(err < 0.02, "corner error {err}");
+}

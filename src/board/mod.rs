@@ -7,6 +7,8 @@ mod refine;
 pub mod saddle;
 mod tone;
 
+use std::cell::OnceCell;
+
 use image::{GrayImage, RgbImage};
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +16,7 @@ use crate::quad::{Homography, Point, Quad};
 use crate::squares::block_starts;
 use lattice::{Lattice, best_lattice, grow_lattice};
 use saddle::{Integral, Kernel, saddles};
-use tone::{settle_window, square_contrast};
+use tone::{OtherViews, settle_window, square_contrast};
 
 /// Board finder settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,14 +75,20 @@ pub struct FoundBoard {
     /// How many of the 49 inner corners were found on the fitted lattice.
     pub inner_corners: usize,
     /// How clearly light and dark squares differ: the gap between the two square colours
-    /// over their spread (near the square edges, where pieces rarely reach).
+    /// over their spread (near the square edges, where pieces rarely reach). In grey; when
+    /// the grey hardly differs, the clearest of the colour channels and (counted half) the
+    /// local texture.
     pub square_contrast: f32,
 }
 
+/// Rec. 709 luma weights in 256ths: the detection image's grey.
+const LUMA: [u32; 3] = [54, 183, 19];
+
 /// Greyscale and shrink so the longer side is at most `max_side`; returns the scale factor
-/// from detection pixels to image pixels. One pass: each source pixel's luma (Rec. 709
-/// weights, in integers) is added to the detection pixel it falls in, then averaged.
-fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
+/// from detection pixels to image pixels. One pass: each source pixel's grey (`weights` in
+/// 256ths of the red, green and blue channels, summing to 256) is added to the detection
+/// pixel it falls in, then averaged.
+fn prepare(img: &RgbImage, max_side: u32, weights: [u32; 3]) -> (GrayImage, f32, f32) {
     let (w, h) = img.dimensions();
     let longest = w.max(h).max(1);
     let f = (max_side as f32 / longest as f32).min(1.0);
@@ -88,7 +96,8 @@ fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
         ((w as f32 * f) as u32).clamp(1, w.max(1)),
         ((h as f32 * f) as u32).clamp(1, h.max(1)),
     );
-    let luma = |p: &[u8]| 54 * p[0] as u32 + 183 * p[1] as u32 + 19 * p[2] as u32;
+    let luma =
+        |p: &[u8]| weights[0] * p[0] as u32 + weights[1] * p[1] as u32 + weights[2] * p[2] as u32;
     let raw = img.as_raw();
     if (sw, sh) == (w, h) {
         let gray = raw.chunks_exact(3).map(|p| (luma(p) >> 8) as u8).collect();
@@ -132,24 +141,30 @@ fn prepare(img: &RgbImage, max_side: u32) -> (GrayImage, f32, f32) {
 
 /// Finds the board in `img`.
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
-    let (gray, fx, fy) = prepare(img, cfg.max_side);
+    let (gray, fx, fy) = prepare(img, cfg.max_side, LUMA);
     let integral = Integral::new(&gray);
+    // Built only for a lattice whose squares' grey tones hardly differ.
+    let other_views = OnceCell::new();
+    let views = || other_views.get_or_init(|| OtherViews::new(img, &gray, cfg.max_side));
     // Upright corners first; a board turned by around 45 degrees only shows its corners to
     // the diagonal kernel, which is tried when the upright one finds nothing.
-    match find_with(&integral, Kernel::Upright, (fx, fy), cfg) {
+    match find_with(&integral, &views, Kernel::Upright, (fx, fy), cfg) {
         Ok(found) => Ok(found),
-        Err(upright) => find_with(&integral, Kernel::Diagonal, (fx, fy), cfg).map_err(|diagonal| {
-            if diagonal.best > upright.best {
-                diagonal
-            } else {
-                upright
-            }
-        }),
+        Err(upright) => {
+            find_with(&integral, &views, Kernel::Diagonal, (fx, fy), cfg).map_err(|diagonal| {
+                if diagonal.best > upright.best {
+                    diagonal
+                } else {
+                    upright
+                }
+            })
+        }
     }
 }
 
-fn find_with(
+fn find_with<'a>(
     integral: &Integral,
+    other_views: &dyn Fn() -> &'a OtherViews,
     kernel: Kernel,
     (fx, fy): (f32, f32),
     cfg: &FinderConfig,
@@ -213,7 +228,19 @@ fn find_with(
     let offset = settle_window(integral, &h, blur);
     // Every inner corner looked for again with a kernel sized to its own squares.
     let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
-    let square_contrast = square_contrast(integral, &h, offset, blur);
+    let mut square_contrast = square_contrast(integral, &h, offset, blur);
+    // A nearly complete lattice is no accident: its squares may be fainter (dotted print
+    // shrunk to a few pixels a dot averages to a pale grey).
+    let min_contrast = if lattice.count >= CLEAR_LATTICE {
+        cfg.min_square_contrast * CLEAR_LATTICE_CONTRAST
+    } else {
+        cfg.min_square_contrast
+    };
+    if square_contrast < min_contrast {
+        // Squares of one brightness in two hues, or sparse dots on paper: the colour
+        // channels or the texture may tell them apart where the grey tone cannot.
+        square_contrast = square_contrast.max(other_views().best_contrast(&h, offset, blur));
+    }
     let corners = [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0]].map(|p| {
         let q = h.apply([p[0] + offset[0], p[1] + offset[1]]);
         [q[0] * fx, q[1] * fy]
@@ -230,13 +257,6 @@ fn find_with(
     let weak_turned = kernel == Kernel::Diagonal
         && lattice.count < TURNED_MIN_CORNERS
         && square_contrast < TURNED_MIN_CONTRAST;
-    // A nearly complete lattice is no accident: its squares may be fainter (dotted print
-    // shrunk to a few pixels a dot averages to a pale grey).
-    let min_contrast = if lattice.count >= CLEAR_LATTICE {
-        cfg.min_square_contrast * CLEAR_LATTICE_CONTRAST
-    } else {
-        cfg.min_square_contrast
-    };
     if square_contrast < min_contrast || weak_turned {
         return Err(BoardNotFound::new(found, cfg.min_corners));
     }

@@ -2,6 +2,8 @@
 //! (a board, not a texture that happens to have corners), and which rows belong to the
 //! board when the lattice could sit a row off it.
 
+use image::{GrayImage, RgbImage};
+
 use super::saddle::Integral;
 use crate::quad::Homography;
 
@@ -109,4 +111,141 @@ pub fn settle_window(integral: &Integral, h: &Homography, blur: usize) -> [f32; 
         }
     }
     [offset[0] as f32, offset[1] as f32]
+}
+
+/// Other views of the picture at the detection size, for boards whose light and dark
+/// squares have nearly one grey tone: the red, green and blue channels (two hues of one
+/// brightness) and the local texture (sparse dots or fine hatching that average to nearly
+/// the paper's tone, on plain light squares).
+pub struct OtherViews {
+    views: Vec<Integral>,
+}
+
+impl OtherViews {
+    /// The views of `img`, shrunk as the finder shrinks it; `gray` is its detection image.
+    pub fn new(img: &RgbImage, gray: &GrayImage, max_side: u32) -> OtherViews {
+        let mut views: Vec<Integral> = [[256, 0, 0], [0, 256, 0], [0, 0, 256]]
+            .into_iter()
+            .map(|weights| Integral::new(&super::prepare(img, max_side, weights).0))
+            .collect();
+        views.push(Integral::new(&texture(gray)));
+        OtherViews { views }
+    }
+
+    /// The clearest light/dark separation of the board's squares (see [`square_contrast`])
+    /// in any of the views, the texture's counted at [`TEXTURE_WEIGHT`].
+    pub fn best_contrast(&self, h: &Homography, offset: [f32; 2], blur: usize) -> f32 {
+        self.views
+            .iter()
+            .enumerate()
+            .map(|(k, view)| {
+                let weight = if k == TEXTURE_VIEW {
+                    TEXTURE_WEIGHT
+                } else {
+                    1.0
+                };
+                weight * square_contrast(view, h, offset, blur)
+            })
+            .fold(0.0, f32::max)
+    }
+}
+
+/// Index of the texture among [`OtherViews`]' views (after the three colour channels).
+const TEXTURE_VIEW: usize = 3;
+/// The texture separates a lattice's squares by chance more easily than tone does (a
+/// halftone or a pattern under a misplaced lattice scores up to about half the contrast
+/// of a real dotted board on the synthetic book sets, BENCHMARKS.md), so it counts half.
+const TEXTURE_WEIGHT: f32 = 0.5;
+
+/// Local texture: the grey steps to the right and downward neighbours of each pixel, added
+/// (large on dots, hatching and outlines; near zero on plain paper or flat colour).
+fn texture(gray: &GrayImage) -> GrayImage {
+    let (w, h) = gray.dimensions();
+    GrayImage::from_fn(w, h, |x, y| {
+        let v = i32::from(gray.get_pixel(x, y)[0]);
+        let right = i32::from(gray.get_pixel((x + 1).min(w - 1), y)[0]);
+        let down = i32::from(gray.get_pixel(x, (y + 1).min(h - 1))[0]);
+        image::Luma([((v - right).abs() + (v - down).abs()).min(255) as u8])
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An 8x8 board of `side`-pixel squares drawn by `square(light, x, y)` at `margin`
+    /// pixels from the top left of a paper-white picture, and the lattice homography
+    /// (inner corner indices 0..7 to pixels) that describes it.
+    fn board(
+        side: u32,
+        margin: u32,
+        square: impl Fn(bool, u32, u32) -> [u8; 3],
+    ) -> (RgbImage, Homography) {
+        let n = 2 * margin + 8 * side;
+        let img = RgbImage::from_fn(n, n, |x, y| {
+            if (margin..margin + 8 * side).contains(&x) && (margin..margin + 8 * side).contains(&y)
+            {
+                let (c, r) = ((x - margin) / side, (y - margin) / side);
+                image::Rgb(square((c + r) % 2 == 0, x, y))
+            } else {
+                image::Rgb([240, 240, 240])
+            }
+        });
+        let at = |i: f32| margin as f32 + (i + 1.0) * side as f32;
+        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
+        let dst = src.map(|p| [at(p[0]), at(p[1])]);
+        (img, Homography::fit(&src, &dst).unwrap())
+    }
+
+    fn grey_and_views(img: &RgbImage, h: &Homography) -> (f32, f32) {
+        let (gray, _, _) = super::super::prepare(img, 1024, super::super::LUMA);
+        let grey = square_contrast(&Integral::new(&gray), h, [0.0, 0.0], 1);
+        let views = OtherViews::new(img, &gray, 1024).best_contrast(h, [0.0, 0.0], 1);
+        (grey, views)
+    }
+
+    #[test]
+    fn squares_of_one_brightness_differ_in_a_colour_channel() {
+        // Rose and teal squares of (nearly) the same grey.
+        let (img, h) = board(24, 12, |light, _, _| {
+            if light {
+                [220, 120, 120]
+            } else {
+                [120, 146, 146]
+            }
+        });
+        let (grey, views) = grey_and_views(&img, &h);
+        assert!(grey < 0.35, "grey contrast {grey}");
+        assert!(views > 2.0, "best other view {views}");
+    }
+
+    #[test]
+    fn a_stipple_of_the_paper_s_tone_differs_in_texture() {
+        // Light squares plain; dark squares a one-pixel stipple whose mean is the paper's
+        // grey.
+        let (img, h) = board(24, 12, |light, x, y| match (light, (x + y) % 2) {
+            (false, 0) => [215, 215, 215],
+            (false, _) => [255, 255, 255],
+            _ => [235, 235, 235],
+        });
+        let (grey, views) = grey_and_views(&img, &h);
+        assert!(grey < 0.35, "grey contrast {grey}");
+        assert!(views > 0.7, "best other view {views}");
+    }
+
+    #[test]
+    fn noise_has_no_squares_in_any_view() {
+        let mut state = 12345u32;
+        let mut next = || {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state >> 24) as u8
+        };
+        let img = RgbImage::from_fn(216, 216, |_, _| image::Rgb([next(), next(), next()]));
+        let (_, h) = board(24, 12, |_, _, _| [0, 0, 0]);
+        let (grey, views) = grey_and_views(&img, &h);
+        assert!(
+            grey < 0.35 && views < 0.35,
+            "grey {grey}, best other view {views}"
+        );
+    }
 }
