@@ -147,8 +147,17 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
     let other_views = OnceCell::new();
     let views = || other_views.get_or_init(|| OtherViews::new(img, &gray, cfg.max_side));
     // Upright corners first; a board turned by around 45 degrees only shows its corners to
-    // the diagonal kernel, which is tried when the upright one finds nothing.
+    // the diagonal kernel, which is tried when the upright one finds nothing or only a
+    // partial lattice: on a turned board the upright kernel's best may be a pattern inside
+    // the squares (hatching), or, near 40 degrees, a lattice through corners and square
+    // centres along a half diagonal. The diagonal kernel finds nothing on upright boards.
     match find_with(&integral, &views, Kernel::Upright, (fx, fy), cfg) {
+        Ok(upright) if upright.inner_corners < CLEAR_LATTICE => {
+            match find_with(&integral, &views, Kernel::Diagonal, (fx, fy), cfg) {
+                Ok(diagonal) if diagonal.inner_corners > upright.inner_corners => Ok(diagonal),
+                _ => Ok(upright),
+            }
+        }
         Ok(found) => Ok(found),
         Err(upright) => {
             find_with(&integral, &views, Kernel::Diagonal, (fx, fy), cfg).map_err(|diagonal| {
