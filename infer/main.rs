@@ -127,6 +127,10 @@ struct ReadArgs {
     /// Print everything as JSON.
     #[arg(long)]
     json: bool,
+    /// Read every board in each picture (a page of diagrams, several games on one screen;
+    /// at most 16), in reading order: rows top to bottom, each row left to right.
+    #[arg(long)]
+    all_boards: bool,
     /// Write a side-by-side picture (straightened board with predicted letters | diagram of
     /// the FEN) to this PNG (one image only).
     #[arg(long, value_name = "OUT.png")]
@@ -301,6 +305,9 @@ fn read(a: ReadArgs) -> Result<Exit> {
     if a.debug_crops.is_some() && files.len() > 1 {
         bail!("--debug-crops takes one image");
     }
+    if a.all_boards && (a.debug_image.is_some() || a.debug_crops.is_some()) {
+        bail!("--debug-image and --debug-crops draw one board: drop --all-boards");
+    }
     let mut opts = recognize_options(&a.model);
     opts.fields = fen_fields(&a)?;
     let (recognizer, _) = load_recognizer(&a.model)?;
@@ -313,15 +320,19 @@ fn read(a: ReadArgs) -> Result<Exit> {
     let results: Vec<(PathBuf, Result<output::Outcome, String>)> = files
         .par_iter()
         .map(|f| {
-            let r = output::process(
-                &recognizer,
-                f,
-                &opts,
-                output::DebugFiles {
-                    image: a.debug_image.as_deref(),
-                    crops: a.debug_crops.as_deref(),
-                },
-            );
+            let r = if a.all_boards {
+                output::process_all(&recognizer, f, &opts)
+            } else {
+                output::process(
+                    &recognizer,
+                    f,
+                    &opts,
+                    output::DebugFiles {
+                        image: a.debug_image.as_deref(),
+                        crops: a.debug_crops.as_deref(),
+                    },
+                )
+            };
             pb.inc(1);
             (f.clone(), r)
         })

@@ -16,6 +16,9 @@ pub struct Outcome {
     /// The recognition, when a board was found.
     #[serde(flatten)]
     pub recognition: Option<Recognition>,
+    /// With `--all-boards`: every board found, in reading order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub boards: Option<Vec<Recognition>>,
     /// Why not.
     pub error: Option<String>,
     #[serde(skip)]
@@ -57,27 +60,58 @@ pub fn process(
                 let pic = fenscan::debug_image::crop_sheet(&img, &r, crop);
                 write_picture(out, pic, "crop sheet")?;
             }
-            let exit = if r.problems.iter().any(|p| p.is_error()) {
+            let exit = if has_errors(&r) {
                 Exit::Problems
             } else {
                 Exit::Ok
             };
             Ok(Outcome {
                 recognition: Some(r),
+                boards: None,
                 error: None,
                 exit,
             })
         }
-        Err(e @ RecognizeError::NoBoard(_)) => Ok(Outcome {
+        Err(e) => Ok(not_read(e)),
+    }
+}
+
+/// Most boards `--all-boards` reads in one picture.
+const MAX_BOARDS: usize = 16;
+
+/// Reads and recognises every board in one image (`--all-boards`).
+pub fn process_all(
+    rec: &Recognizer,
+    file: &Path,
+    opts: &RecognizeOptions,
+) -> Result<Outcome, String> {
+    let img = fenscan::io::open_image(file).map_err(|e| e.to_string())?;
+    match rec.recognize_all(&img, opts, MAX_BOARDS) {
+        Ok(boards) => Ok(Outcome {
+            exit: if boards.iter().any(has_errors) {
+                Exit::Problems
+            } else {
+                Exit::Ok
+            },
             recognition: None,
-            error: Some(e.to_string()),
-            exit: Exit::NoBoard,
+            boards: Some(boards),
+            error: None,
         }),
-        Err(e) => Ok(Outcome {
-            recognition: None,
-            error: Some(e.to_string()),
-            exit: Exit::NoBoard,
-        }),
+        Err(e) => Ok(not_read(e)),
+    }
+}
+
+fn has_errors(r: &Recognition) -> bool {
+    r.problems.iter().any(|p| p.is_error())
+}
+
+/// No board found, or one that cannot be cut.
+fn not_read(e: RecognizeError) -> Outcome {
+    Outcome {
+        recognition: None,
+        boards: None,
+        error: Some(e.to_string()),
+        exit: Exit::NoBoard,
     }
 }
 
@@ -128,11 +162,32 @@ pub fn print_results(
             }
             Ok(o) => {
                 worst = worst.max(o.exit);
-                match &o.recognition {
-                    None => eprintln!("{prefix}{}", o.error.as_deref().unwrap_or("no board")),
-                    Some(r) => {
+                match (&o.recognition, &o.boards) {
+                    (Some(r), _) => {
                         println!("{prefix}{}", r.fen);
                         print_notes(&prefix, r);
+                    }
+                    (None, Some(boards)) => {
+                        for (k, r) in boards.iter().enumerate() {
+                            // One board prints as without --all-boards.
+                            let prefix = if boards.len() > 1 {
+                                format!("{prefix}board {} of {}: ", k + 1, boards.len())
+                            } else {
+                                prefix.clone()
+                            };
+                            println!("{prefix}{}", r.fen);
+                            if boards.len() > 1 {
+                                let (x0, y0, x1, y1) = r.board.quad.bounds();
+                                eprintln!(
+                                    "{prefix}at x {:.0}-{:.0}, y {:.0}-{:.0} (pixels)",
+                                    x0, x1, y0, y1
+                                );
+                            }
+                            print_notes(&prefix, r);
+                        }
+                    }
+                    (None, None) => {
+                        eprintln!("{prefix}{}", o.error.as_deref().unwrap_or("no board"))
                     }
                 }
             }

@@ -8,7 +8,7 @@ use image::RgbImage;
 use serde::Serialize;
 use shakmaty::{Color, Square};
 
-use crate::board::{FinderConfig, FoundBoard, find};
+use crate::board::{FinderConfig, FoundBoard, find, find_all, reading_order};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
 use crate::coordinates::read_coordinates;
@@ -237,7 +237,49 @@ impl Recognizer {
         opts: &RecognizeOptions,
     ) -> Result<Recognition, RecognizeError> {
         let t0 = Instant::now();
-        let mut board = find(img, &opts.finder)?;
+        let board = find(img, &opts.finder)?;
+        self.read_found(img, board, opts, t0.elapsed().as_secs_f64() * 1000.0)
+    }
+
+    /// Runs the whole pipeline on every board in the image (at most `max_boards`), in
+    /// reading order: rows top to bottom, each row left to right (see
+    /// [`crate::board::find_all`]). The board [`Recognizer::recognize`] would read is always
+    /// kept; a further one only when fewer than a quarter of its squares are unsure (text
+    /// and other patterns the finder takes for boards read as a jumble of unsure pieces).
+    /// The error is the finder's when there is no board.
+    pub fn recognize_all(
+        &self,
+        img: &RgbImage,
+        opts: &RecognizeOptions,
+        max_boards: usize,
+    ) -> Result<Vec<Recognition>, RecognizeError> {
+        let t0 = Instant::now();
+        let boards = find_all(img, &opts.finder, max_boards)?;
+        // The finder's time is shared out over the boards it found.
+        let find_ms = t0.elapsed().as_secs_f64() * 1000.0 / boards.len().max(1) as f64;
+        let mut read = Vec::new();
+        for (k, board) in boards.into_iter().enumerate() {
+            let r = self.read_found(img, board, opts, find_ms)?;
+            if k == 0 || r.uncertain.len() < FURTHER_MAX_UNSURE {
+                read.push(r);
+            }
+        }
+        let quads: Vec<Quad> = read.iter().map(|r| r.board.quad).collect();
+        let mut slots: Vec<Option<Recognition>> = read.into_iter().map(Some).collect();
+        Ok(reading_order(&quads)
+            .into_iter()
+            .filter_map(|k| slots[k].take())
+            .collect())
+    }
+
+    /// The pipeline after the finder: cut, classify, orient, decode and check `board`.
+    fn read_found(
+        &self,
+        img: &RgbImage,
+        mut board: FoundBoard,
+        opts: &RecognizeOptions,
+        find_ms: f64,
+    ) -> Result<Recognition, RecognizeError> {
         let t1 = Instant::now();
         let mut crops = cut(img, &board.quad, self.classifier.crop())?;
         let t2 = Instant::now();
@@ -401,10 +443,13 @@ impl Recognizer {
             changes,
             constraints,
             problems,
-            timings_ms: [ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t3, t4)],
+            timings_ms: [find_ms, ms(t1, t2), ms(t2, t3), ms(t3, t4)],
         })
     }
 }
+
+/// A board after the first one found in a picture is kept only with fewer unsure squares.
+const FURTHER_MAX_UNSURE: usize = 16;
 
 /// Beyond this turn from upright the board's top is ambiguous (at 45 degrees either of two
 /// edges can be the top).

@@ -4,6 +4,7 @@ mod checkpoint;
 mod cli;
 mod fen_check;
 mod finder;
+mod many_boards;
 mod orientation;
 mod piece_sources;
 mod pipeline;

@@ -3,6 +3,7 @@
 //! screenshots with clutter, cropped boards, hatched book diagrams and moderate perspective.
 
 mod lattice;
+mod many;
 mod refine;
 pub mod saddle;
 mod tone;
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::quad::{Homography, Point, Quad};
 use crate::squares::block_starts;
 use lattice::{Lattice, best_lattice, grow_lattice};
+pub use many::{find_all, reading_order};
 use saddle::{Integral, Kernel, saddles};
 use tone::{OtherViews, settle_window, square_contrast};
 
