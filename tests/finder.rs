@@ -182,3 +182,28 @@ fn turned_boards_are_not_read_on_a_pattern_of_the_upright_kernel() {
     perspective_board_is_found(7, 3);
     perspective_board_is_found(8, 296);
 }
+
+#[test]
+fn pages_of_large_type_are_rejected() {
+    // Lines of 24-44 px type hold turned lattices of X-corners for the diagonal kernel
+    // (32-44 corners, square contrast 0.4-2.1); each of these pages gave a board before
+    // the finder checked that a turned board ends at its edge.
+    for (font, size) in [
+        (0, 30.0),
+        (0, 44.0),
+        (1, 36.0),
+        (1, 44.0),
+        (2, 24.0),
+        (2, 36.0),
+        (2, 44.0),
+        (3, 36.0),
+        (3, 44.0),
+        (4, 24.0),
+        (4, 36.0),
+        (5, 44.0),
+    ] {
+        let page = crate::util::text_page(font, size, 940, 600, 40.0);
+        let found = find(&page, &FinderConfig::default());
+        assert!(found.is_err(), "font {font}, {size} px: {found:?}");
+    }
+}

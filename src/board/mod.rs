@@ -18,7 +18,7 @@ use crate::squares::block_starts;
 use lattice::{Lattice, best_lattice, grow_lattice};
 pub use many::{find_all, reading_order};
 use saddle::{Integral, Kernel, saddles};
-use tone::{OtherViews, settle_window, square_contrast};
+use tone::{OtherViews, outside_alternation, settle_window, square_contrast};
 
 /// Board finder settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -268,7 +268,11 @@ fn find_with<'a>(
     let weak_turned = kernel == Kernel::Diagonal
         && lattice.count < TURNED_MIN_CORNERS
         && square_contrast < TURNED_MIN_CONTRAST;
-    if square_contrast < min_contrast || weak_turned {
+    // Lines of upright text hold turned lattices of X-corners for the diagonal kernel, and
+    // their pattern goes on past the lattice; a board ends at its edge.
+    let unbounded_turned = kernel == Kernel::Diagonal
+        && outside_alternation(integral, &h, offset, blur) >= TURNED_MAX_OUTSIDE_ALTERNATION;
+    if square_contrast < min_contrast || weak_turned || unbounded_turned {
         return Err(BoardNotFound::new(found, cfg.min_corners));
     }
     Ok(FoundBoard {
@@ -281,6 +285,9 @@ fn find_with<'a>(
 /// A board found by the diagonal kernel needs this many corners or this square contrast.
 const TURNED_MIN_CORNERS: usize = 36;
 const TURNED_MIN_CONTRAST: f32 = 1.0;
+/// A board found by the diagonal kernel must alternate less than this much just off its
+/// edges, relative to its own lines (see [`tone::outside_alternation`]).
+const TURNED_MAX_OUTSIDE_ALTERNATION: f32 = 0.6;
 
 /// Inner corners that make a lattice clear enough to stop searching finer scales.
 const CLEAR_LATTICE: usize = 40;

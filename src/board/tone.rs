@@ -72,6 +72,20 @@ fn alternation(
     from: i32,
     horizontal: bool,
 ) -> f32 {
+    line_alternation(integral, h, blur, index, from, horizontal, false)
+}
+
+/// [`alternation`], or with `signed` the mean step taken with the checker's alternating
+/// sign (up, down, up...), so that a steady gradient (uneven light) cancels out.
+fn line_alternation(
+    integral: &Integral,
+    h: &Homography,
+    blur: usize,
+    index: i32,
+    from: i32,
+    horizontal: bool,
+    signed: bool,
+) -> f32 {
     let tones: Vec<Option<f32>> = (from..from + 8)
         .map(|k| {
             if horizontal {
@@ -83,13 +97,21 @@ fn alternation(
         .collect();
     let steps: Vec<f32> = tones
         .windows(2)
-        .filter_map(|p| Some((p[0]? - p[1]?).abs()))
+        .enumerate()
+        .filter_map(|(k, p)| {
+            let step = p[0]? - p[1]?;
+            Some(match (signed, k % 2) {
+                (false, _) => step.abs(),
+                (true, 0) => step,
+                (true, _) => -step,
+            })
+        })
         .collect();
     // A line mostly outside the image does not alternate.
     if steps.len() < 5 {
         return 0.0;
     }
-    steps.iter().sum::<f32>() / 7.0
+    (steps.iter().sum::<f32>() / 7.0).abs()
 }
 
 /// The offset (in squares, at most one each way) of the board from the lattice window
@@ -111,6 +133,40 @@ pub fn settle_window(integral: &Integral, h: &Homography, blur: usize) -> [f32; 
         }
     }
     [offset[0] as f32, offset[1] as f32]
+}
+
+/// How strongly the lines of squares just off the board (the rows and columns -1 and 8)
+/// alternate light/dark in the checker's rhythm, relative to the board's own lines: the
+/// strongest of the four over the mean of the sixteen (steps taken with alternating sign,
+/// so a gradient of light across the margin does not count). A board ends at its edge (margin, frame, labels: under
+/// 0.4 on nearly all boards of the synthetic sets); a pattern that goes on past the
+/// lattice (lines of text) alternates as much outside as inside. Lines mostly outside the
+/// picture count as not alternating.
+pub fn outside_alternation(
+    integral: &Integral,
+    h: &Homography,
+    offset: [f32; 2],
+    blur: usize,
+) -> f32 {
+    let (dc, dr) = (offset[0] as i32, offset[1] as i32);
+    let line = |i: i32, horizontal: bool| {
+        let (index, from) = if horizontal {
+            (i + dr, dc)
+        } else {
+            (i + dc, dr)
+        };
+        line_alternation(integral, h, blur, index, from, horizontal, true)
+    };
+    let inside = (0..8).map(|i| line(i, true) + line(i, false)).sum::<f32>() / 16.0;
+    let outside = [
+        line(-1, true),
+        line(8, true),
+        line(-1, false),
+        line(8, false),
+    ]
+    .into_iter()
+    .fold(0.0, f32::max);
+    outside / inside.max(1e-3)
 }
 
 /// Other views of the picture at the detection size, for boards whose light and dark
