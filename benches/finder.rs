@@ -1,7 +1,8 @@
 //! The board finder on photo-like boards: the fixed perspective set of
 //! `data/configs/perspective.json` (seed 7, the project's own piece set: perspective up to a
 //! quarter of the side, half of the boards turned up to 45 degrees, clutter, the default
-//! degradations), corner error and found rate; then the time per 12-megapixel photo.
+//! degradations), corner error and found rate; pages of text without a board (how many are
+//! taken for one); then the time per 12-megapixel photo.
 //!
 //! `cargo bench --bench finder [-- COUNT [SEED]]` (default 300 boards, seed 7; the published
 //! figures are seed 7, other seeds are fresh sets to develop on)
@@ -72,6 +73,27 @@ fn main() {
             pct(0.99)
         );
     }
+
+    // Pages of text without a board: every face at six sizes of type (lines of glyphs
+    // hold lattices of X-corners).
+    let pages: Vec<(usize, f32)> = (0..fenscan::render::text::fonts().len())
+        .flat_map(|f| [16.0, 20.0, 24.0, 30.0, 36.0, 44.0].map(|s| (f, s)))
+        .collect();
+    let false_boards: Vec<String> = pages
+        .par_iter()
+        .filter_map(|&(font, size)| {
+            let page = fenscan::render::text::text_page(font, size, 940, 600, 40.0)?;
+            find(&page, &finder)
+                .ok()
+                .map(|_| format!("face {font} at {size} px"))
+        })
+        .collect();
+    println!(
+        "| text pages without a board, {} | taken for a board {} | {} |",
+        pages.len(),
+        false_boards.len(),
+        false_boards.join(", ")
+    );
 
     // A 12-megapixel photo: a perspective render scaled up to 4000 x 3000.
     let rec =

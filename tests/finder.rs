@@ -202,7 +202,7 @@ fn pages_of_large_type_are_rejected() {
         (4, 36.0),
         (5, 44.0),
     ] {
-        let page = crate::util::text_page(font, size, 940, 600, 40.0);
+        let page = fenscan::render::text::text_page(font, size, 940, 600, 40.0).unwrap();
         let found = find(&page, &FinderConfig::default());
         assert!(found.is_err(), "font {font}, {size} px: {found:?}");
     }

@@ -9,7 +9,8 @@ use fenscan::recognize::{RecognizeOptions, Recognizer};
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 use image::RgbImage;
 
-use crate::util::{TempDir, assert_exit, run_bin, screenshot_degradations, text_page};
+use crate::util::{TempDir, assert_exit, run_bin, screenshot_degradations};
+use fenscan::render::text::text_page;
 
 fn shipped() -> Recognizer {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
@@ -106,7 +107,7 @@ fn every_board_on_a_page_is_read_in_reading_order() {
 /// A book page: one screen board at the top, a paragraph of annotation below it in
 /// `font`, `size` px type. Returns the page and the board's placement.
 fn board_above_text(font: usize, size: f32) -> (RgbImage, Placement) {
-    let mut img = text_page(font, size, 940, 1100, 520.0);
+    let mut img = text_page(font, size, 940, 1100, 520.0).unwrap();
     let (boards, truth) = page_of_boards();
     let [x0, y0] = truth[1].0.0[0];
     let board = RgbImage::from_fn(316, 316, |x, y| {

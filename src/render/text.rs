@@ -69,3 +69,53 @@ pub fn draw_text(
         });
     }
 }
+
+/// A page of chess annotation without a board, in face `font` of [`fonts`], `size` px
+/// type on lines 1.2 times that apart from `top` down, on white paper: lines of glyphs a
+/// board finder must not take for squares (its tests and benchmark). `None` for a page of
+/// no pixels or too many.
+pub fn text_page(
+    font: usize,
+    size: f32,
+    width: u32,
+    height: u32,
+    top: f32,
+) -> Option<image::RgbImage> {
+    let mut pm = Pixmap::new(width, height)?;
+    pm.fill(resvg::tiny_skia::Color::from_rgba8(250, 250, 248, 255));
+    let paragraph = "White is solid, but Black seems to have a nice, active position. If \
+        Black's c-pawn was on c6 he would not have any problems at all, but it is still on \
+        c7 and that gives White the chance to claim a material imbalance: 1.Bxb7! Taking \
+        this pawn does a number of useful things: it gives White endgame odds, annoying for \
+        Black since the more pieces the challenged side trades, the closer to a pawn up \
+        endgame White gets; it creates a hole on c6 which allows White to grab control of \
+        the central light squares along the long diagonal; it places great pressure on \
+        Black who now has to get something going to justify the lost pawn. 1...Kh8 Black \
+        would love to take advantage of the errant bishop, but nothing works: 1...c6 \
+        2.Qc4+ picks up the pawn; 1...Bg4 2.Qc4+ Kh8 3.Bc6 Qf5 4.Rd2 intending f2-f4.";
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in paragraph.split_whitespace() {
+        let Some(line) = lines.last_mut() else { break };
+        if line.len() + word.len() > (1440.0 / size) as usize {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    let fonts = fonts();
+    let face = &fonts[font % fonts.len()];
+    for (k, line) in lines.iter().enumerate() {
+        let y = top + 1.2 * size * k as f32;
+        draw_text(&mut pm, face, size, 60.0, y, [20, 20, 20], line);
+    }
+    Some(image::RgbImage::from_fn(pm.width(), pm.height(), |x, y| {
+        let c = pm
+            .pixel(x, y)
+            .map(|p| p.demultiply())
+            .unwrap_or(ColorU8::from_rgba(250, 250, 248, 255));
+        image::Rgb([c.red(), c.green(), c.blue()])
+    }))
+}
