@@ -179,7 +179,7 @@ pub fn print_results(
                             if boards.len() > 1 {
                                 let (x0, y0, x1, y1) = r.board.quad.bounds();
                                 eprintln!(
-                                    "{prefix}at x {:.0}-{:.0}, y {:.0}-{:.0} (pixels)",
+                                    "{prefix}at x {:.0}..{:.0}, y {:.0}..{:.0} (pixels)",
                                     x0, x1, y0, y1
                                 );
                             }

@@ -259,9 +259,11 @@ impl Recognizer {
         let find_ms = t0.elapsed().as_secs_f64() * 1000.0 / boards.len().max(1) as f64;
         let mut read = Vec::new();
         for (k, board) in boards.into_iter().enumerate() {
-            let r = self.read_found(img, board, opts, find_ms)?;
-            if k == 0 || r.uncertain.len() < FURTHER_MAX_UNSURE {
-                read.push(r);
+            match self.read_found(img, board, opts, find_ms) {
+                Ok(r) if k == 0 || r.uncertain.len() < FURTHER_MAX_UNSURE => read.push(r),
+                // A further board that cannot be cut is left out, as an unreadable one is.
+                Err(e) if k == 0 => return Err(e),
+                _ => {}
             }
         }
         let quads: Vec<Quad> = read.iter().map(|r| r.board.quad).collect();

@@ -15,7 +15,7 @@ const COVER_MARGIN: f32 = 0.12;
 /// lines of text and other patterns are likelier than faint boards.
 const FURTHER_MIN_CORNERS: usize = 30;
 /// Smallest square contrast of a board after the first (screen boards score 2-8, printed
-/// diagrams 1-4; candidates in lines of text 0.6-1.8, BENCHMARKS.md).
+/// diagrams 1-4; candidates in lines of text 0.4-2.1, BENCHMARKS.md).
 const FURTHER_MIN_CONTRAST: f32 = 1.0;
 
 /// Candidates looked at beyond the boards asked for (patterns skipped on the way).
@@ -25,10 +25,10 @@ const EXTRA_TRIES: usize = 8;
 /// first is the board [`find`] returns; each next one is what [`find`] returns once the
 /// boards before it are painted over (with their frames and outside coordinates). A
 /// candidate with fewer than 30 inner corners or a square contrast under 1 is painted over
-/// and skipped. The error is
-/// the first search's, when it finds no board at all. Text can still make candidates
-/// (lines of glyphs answer like corners): [`crate::recognize::Recognizer::recognize_all`]
-/// keeps a further board only when it reads like one.
+/// and skipped. The error is the first search's, when it finds no board at all. Text can
+/// still make candidates (lines of glyphs answer like corners):
+/// [`crate::recognize::Recognizer::recognize_all`] keeps a further board only when it
+/// reads like one.
 pub fn find_all(
     img: &RgbImage,
     cfg: &FinderConfig,
