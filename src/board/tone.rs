@@ -62,22 +62,11 @@ pub fn square_contrast(integral: &Integral, h: &Homography, offset: [f32; 2], bl
     (ma - mb).abs() / (sa + sb + 4.0)
 }
 
-/// How strongly a line of 8 squares alternates: the mean tone step between neighbours.
-/// `index` is a row (`horizontal`) or column, -1..=8, within columns/rows `from..from + 8`.
+/// How strongly a line of 8 squares alternates: the mean tone step between neighbours,
+/// or with `signed` the mean step taken with the checker's alternating sign (up, down,
+/// up...), so that a steady gradient (uneven light) cancels out. `index` is a row
+/// (`horizontal`) or column, -1..=8, within columns/rows `from..from + 8`.
 fn alternation(
-    integral: &Integral,
-    h: &Homography,
-    blur: usize,
-    index: i32,
-    from: i32,
-    horizontal: bool,
-) -> f32 {
-    line_alternation(integral, h, blur, index, from, horizontal, false)
-}
-
-/// [`alternation`], or with `signed` the mean step taken with the checker's alternating
-/// sign (up, down, up...), so that a steady gradient (uneven light) cancels out.
-fn line_alternation(
     integral: &Integral,
     h: &Homography,
     blur: usize,
@@ -122,7 +111,7 @@ pub fn settle_window(integral: &Integral, h: &Homography, blur: usize) -> [f32; 
     for horizontal in [true, false] {
         let axis = usize::from(horizontal);
         let other = offset[1 - axis];
-        let line = |i: i32| alternation(integral, h, blur, i, other, horizontal);
+        let line = |i: i32| alternation(integral, h, blur, i, other, horizontal, false);
         let (first, last) = (line(0), line(7));
         // Moving towards -1 brings line -1 in and pushes line 7 out, and the other way.
         let (before, after) = (line(-1), line(8));
@@ -155,7 +144,7 @@ pub fn outside_alternation(
         } else {
             (i + dc, dr)
         };
-        line_alternation(integral, h, blur, index, from, horizontal, true)
+        alternation(integral, h, blur, index, from, horizontal, true)
     };
     let inside = (0..8).map(|i| line(i, true) + line(i, false)).sum::<f32>() / 16.0;
     let outside = [
