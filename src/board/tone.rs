@@ -127,10 +127,10 @@ pub fn settle_window(integral: &Integral, h: &Homography, blur: usize) -> [f32; 
 /// How strongly the lines of squares just off the board (the rows and columns -1 and 8)
 /// alternate light/dark in the checker's rhythm, relative to the board's own lines: the
 /// strongest of the four over the mean of the sixteen (steps taken with alternating sign,
-/// so a gradient of light across the margin does not count). A board ends at its edge (margin, frame, labels: under
-/// 0.4 on nearly all boards of the synthetic sets); a pattern that goes on past the
-/// lattice (lines of text) alternates as much outside as inside. Lines mostly outside the
-/// picture count as not alternating.
+/// so a gradient of light across the margin does not count). A board ends at its edge
+/// (margin, frame, labels: under 0.4 on nearly all boards of the synthetic sets); a
+/// pattern that goes on past the lattice (lines of text) alternates as much outside as
+/// inside. Lines mostly outside the picture count as not alternating.
 pub fn outside_alternation(
     integral: &Integral,
     h: &Homography,
