@@ -71,6 +71,35 @@ impl Quad {
             .fold(180.0, f32::min)
     }
 
+    /// The mean of the four corners.
+    pub fn centre(&self) -> Point {
+        let [x, y] = self
+            .0
+            .iter()
+            .fold([0.0, 0.0], |s, p| [s[0] + p[0], s[1] + p[1]]);
+        [x / 4.0, y / 4.0]
+    }
+
+    /// The quad moved out from its centre by `margin` of its size on every side.
+    pub fn grown(&self, margin: f32) -> Quad {
+        let c = self.centre();
+        let k = 1.0 + 2.0 * margin;
+        Quad(
+            self.0
+                .map(|p| [c[0] + k * (p[0] - c[0]), c[1] + k * (p[1] - c[1])]),
+        )
+    }
+
+    /// Whether `p` lies inside the quad, taken as convex (either winding).
+    pub fn contains(&self, p: Point) -> bool {
+        let q = &self.0;
+        let sides: [f32; 4] = std::array::from_fn(|i| {
+            let (a, b) = (q[i], q[(i + 1) % 4]);
+            (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        });
+        sides.iter().all(|&s| s >= 0.0) || sides.iter().all(|&s| s <= 0.0)
+    }
+
     /// The same quad with corners listed starting from the opposite corner: what the board
     /// looks like once turned 180 degrees in the reading order.
     pub fn rotated_180(&self) -> Quad {

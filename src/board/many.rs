@@ -5,7 +5,7 @@
 use image::RgbImage;
 
 use super::{BoardNotFound, FinderConfig, FoundBoard, find};
-use crate::quad::{Point, Quad};
+use crate::quad::Quad;
 
 /// Paint this far beyond each edge of a found board, as a share of its side: its frame
 /// and the coordinates printed outside it go too.
@@ -43,12 +43,12 @@ pub fn find_all(
         if boards.len() >= max_boards {
             break;
         }
-        let cover = grown(&last, COVER_MARGIN);
+        let cover = last.grown(COVER_MARGIN);
         paint_over(&mut page, &cover);
         covers.push(cover);
         let Ok(next) = find(&page, cfg) else { break };
         // A board over a painted area would be a remnant of one already found.
-        if covers.iter().any(|c| contains(c, centre(&next.quad))) {
+        if covers.iter().any(|c| c.contains(next.quad.centre())) {
             break;
         }
         last = next.quad;
@@ -65,7 +65,7 @@ pub fn find_all(
 /// left to right.
 pub fn reading_order(quads: &[Quad]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..quads.len()).collect();
-    order.sort_by(|&a, &b| centre(&quads[a])[1].total_cmp(&centre(&quads[b])[1]));
+    order.sort_by(|&a, &b| quads[a].centre()[1].total_cmp(&quads[b].centre()[1]));
     let mut rows: Vec<Vec<usize>> = Vec::new();
     for k in order {
         let joins = rows
@@ -73,7 +73,7 @@ pub fn reading_order(quads: &[Quad]) -> Vec<usize> {
             .and_then(|row| row.first())
             .is_some_and(|&first| {
                 let (_, _, _, bottom) = quads[first].bounds();
-                centre(&quads[k])[1] < bottom
+                quads[k].centre()[1] < bottom
             });
         match rows.last_mut() {
             Some(row) if joins => row.push(k),
@@ -81,30 +81,9 @@ pub fn reading_order(quads: &[Quad]) -> Vec<usize> {
         }
     }
     for row in &mut rows {
-        row.sort_by(|&a, &b| centre(&quads[a])[0].total_cmp(&centre(&quads[b])[0]));
+        row.sort_by(|&a, &b| quads[a].centre()[0].total_cmp(&quads[b].centre()[0]));
     }
     rows.into_iter().flatten().collect()
-}
-
-fn centre(q: &Quad) -> Point {
-    let [x, y] =
-        q.0.iter()
-            .fold([0.0, 0.0], |s, p| [s[0] + p[0], s[1] + p[1]]);
-    [x / 4.0, y / 4.0]
-}
-
-/// `q` moved out from its centre by `margin` of its size on every side.
-fn grown(q: &Quad, margin: f32) -> Quad {
-    let c = centre(q);
-    let k = 1.0 + 2.0 * margin;
-    Quad(q.0.map(|p| [c[0] + k * (p[0] - c[0]), c[1] + k * (p[1] - c[1])]))
-}
-
-/// Whether `p` lies inside the convex quad `q` (either winding).
-fn contains(q: &Quad, p: Point) -> bool {
-    let side = |a: Point, b: Point| (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
-    let sides: Vec<f32> = (0..4).map(|i| side(q.0[i], q.0[(i + 1) % 4])).collect();
-    sides.iter().all(|&s| s >= 0.0) || sides.iter().all(|&s| s <= 0.0)
 }
 
 /// Fills the quad with the mean colour just outside it: flat, so the finder sees no
@@ -114,7 +93,7 @@ fn paint_over(img: &mut RgbImage, q: &Quad) {
     if w == 0 || h == 0 {
         return;
     }
-    let ring = grown(q, 0.02);
+    let ring = q.grown(0.02);
     let mut sum = [0f64; 3];
     let mut n = 0.0;
     for i in 0..4 {
@@ -140,7 +119,7 @@ fn paint_over(img: &mut RgbImage, q: &Quad) {
     let clamp = |v: f32, hi: u32| (v.max(0.0) as u32).min(hi);
     for y in clamp(y0.floor(), h)..clamp(y1.ceil() + 1.0, h) {
         for x in clamp(x0.floor(), w)..clamp(x1.ceil() + 1.0, w) {
-            if contains(q, [x as f32 + 0.5, y as f32 + 0.5]) {
+            if q.contains([x as f32 + 0.5, y as f32 + 0.5]) {
                 img.put_pixel(x, y, fill);
             }
         }
@@ -180,6 +159,6 @@ mod tests {
         let inside = *img.get_pixel(75, 35);
         assert!((62..90).all(|x| *img.get_pixel(x, 35) == inside));
         assert_eq!(img.get_pixel(10, 10).0, [200, 200, 200]);
-        assert!(contains(&q, [75.0, 35.0]) && !contains(&q, [10.0, 10.0]));
+        assert!(q.contains([75.0, 35.0]) && !q.contains([10.0, 10.0]));
     }
 }
