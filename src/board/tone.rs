@@ -169,10 +169,9 @@ pub struct OtherViews {
 impl OtherViews {
     /// The views of `img`, shrunk as the finder shrinks it; `gray` is its detection image.
     pub fn new(img: &RgbImage, gray: &GrayImage, max_side: u32) -> OtherViews {
-        let mut views: Vec<Integral> = [[256, 0, 0], [0, 256, 0], [0, 0, 256]]
-            .into_iter()
-            .map(|weights| Integral::new(&super::prepare(img, max_side, weights).0))
-            .collect();
+        let (channels, _, _) =
+            super::prepare_views(img, max_side, [[256, 0, 0], [0, 256, 0], [0, 0, 256]]);
+        let mut views: Vec<Integral> = channels.iter().map(Integral::new).collect();
         views.push(Integral::new(&texture(gray)));
         OtherViews { views }
     }
