@@ -333,7 +333,7 @@ fn find_with<'a>(
     // Turned boards are rare and grids of blocks (text) look like turned boards to the
     // diagonal kernel: they need more corners or clearer squares.
     let weak_turned = kernel == Kernel::Diagonal
-        && lattice.count < TURNED_MIN_CORNERS
+        && lattice.count < CLEAR_LATTICE
         && square_contrast < TURNED_MIN_CONTRAST;
     // Lines of upright text hold turned lattices of X-corners for the diagonal kernel, and
     // their pattern goes on past the lattice; a board ends at its edge.
@@ -349,12 +349,13 @@ fn find_with<'a>(
     })
 }
 
-/// A board found by the diagonal kernel needs this many corners or this square contrast.
-const TURNED_MIN_CORNERS: usize = 36;
+/// A board found by the diagonal kernel needs a clear lattice ([`CLEAR_LATTICE`] corners)
+/// or this square contrast.
 const TURNED_MIN_CONTRAST: f32 = 1.0;
 /// A board found by the diagonal kernel must alternate less than this much just off its
-/// edges, relative to its own lines (see [`tone::outside_alternation`]).
-const TURNED_MAX_OUTSIDE_ALTERNATION: f32 = 0.6;
+/// edges, relative to its own lines (see [`tone::outside_alternation`]): at most 0.27 on
+/// the turned boards of the perspective sets, 0.46-1.95 on lattices in lines of text.
+const TURNED_MAX_OUTSIDE_ALTERNATION: f32 = 0.4;
 
 /// Inner corners that make a lattice clear enough to stop searching finer scales.
 const CLEAR_LATTICE: usize = 40;
