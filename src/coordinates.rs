@@ -101,14 +101,73 @@ pub fn read_coordinates(img: &RgbImage, quad: &Quad) -> Option<CoordinateReading
 struct Straightened<'a> {
     img: &'a RgbImage,
     h: crate::quad::Homography,
+    /// Luma of the picture's pixels under the board and its margin (grey is linear, so
+    /// interpolating it is interpolating the colours: one channel to sample, not three).
+    luma: Vec<f32>,
+    /// `[x0, y0, x1, y1]`: the pixels `luma` holds.
+    region: [usize; 4],
 }
 
 impl<'a> Straightened<'a> {
     fn new(img: &'a RgbImage, quad: &Quad) -> Option<Straightened<'a>> {
+        let h = quad.homography()?;
+        let (w, hh) = (img.width() as usize, img.height() as usize);
+        let m = MARGIN / 8.0;
+        let corners =
+            [[-m, -m], [1.0 + m, -m], [1.0 + m, 1.0 + m], [-m, 1.0 + m]].map(|p| h.apply(p));
+        // The image of the square is the quadrilateral of its corners' images, unless the
+        // homography's horizon crosses it (then take the whole picture).
+        let bounded = corners.iter().flatten().all(|v| v.is_finite()) && Quad(corners).is_convex();
+        let region = if bounded {
+            let clamp = |v: f32, hi: usize| (v.max(0.0) as usize).min(hi);
+            let (xs, ys) = (corners.map(|p| p[0]), corners.map(|p| p[1]));
+            let min = |v: [f32; 4]| v.into_iter().fold(f32::MAX, f32::min);
+            let max = |v: [f32; 4]| v.into_iter().fold(f32::MIN, f32::max);
+            [
+                clamp(min(xs) - 2.0, w),
+                clamp(min(ys) - 2.0, hh),
+                clamp(max(xs) + 3.0, w),
+                clamp(max(ys) + 3.0, hh),
+            ]
+        } else {
+            [0, 0, w, hh]
+        };
+        let [x0, y0, x1, y1] = region;
+        let raw = img.as_raw();
+        let mut luma = Vec::with_capacity((x1 - x0) * (y1 - y0));
+        for y in y0..y1 {
+            let row = &raw[(y * w + x0) * 3..(y * w + x1) * 3];
+            luma.extend(row.chunks_exact(3).map(|p| {
+                0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
+            }));
+        }
         Some(Straightened {
             img,
-            h: quad.homography()?,
+            h,
+            luma,
+            region,
         })
+    }
+
+    /// Grey at continuous pixel coordinates, as [`sample_bilinear`] of the colours would
+    /// give it (pixel centres at integers, mid-grey outside the picture).
+    fn sample(&self, x: f32, y: f32) -> f32 {
+        let [rx0, ry0, rx1, ry1] = self.region;
+        if x.is_finite() && y.is_finite() && x >= 0.0 && y >= 0.0 {
+            let (xi, yi) = (x as usize, y as usize);
+            if xi >= rx0 && yi >= ry0 && xi + 1 < rx1 && yi + 1 < ry1 {
+                let stride = rx1 - rx0;
+                let i = (yi - ry0) * stride + xi - rx0;
+                let (tx, ty) = (x - xi as f32, y - yi as f32);
+                let (a, b) = (self.luma[i], self.luma[i + 1]);
+                let (c, d) = (self.luma[i + stride], self.luma[i + stride + 1]);
+                let top = a + (b - a) * tx;
+                let bottom = c + (d - c) * tx;
+                return top + (bottom - top) * ty;
+            }
+        }
+        let [r, g, b] = sample_bilinear(self.img, x, y);
+        0.2126 * r + 0.7152 * g + 0.0722 * b
     }
 
     /// Grey levels of straightened row `y` from `x0` to `x1` (exclusive). Positions are
@@ -130,8 +189,7 @@ impl<'a> Straightened<'a> {
         for (k, o) in out[start..].iter_mut().enumerate() {
             let t = k as f32 / n;
             let (px, py) = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
-            let [r, g, b] = sample_bilinear(self.img, px - 0.5, py - 0.5);
-            *o = (0.2126 * r + 0.7152 * g + 0.0722 * b).clamp(0.0, 255.0) as u8;
+            *o = self.sample(px - 0.5, py - 0.5).clamp(0.0, 255.0) as u8;
         }
     }
 }
@@ -436,4 +494,34 @@ fn templates() -> &'static [(char, Vec<f32>)] {
         }
         out
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sampling the grey the straightened board keeps gives what sampling the colours and
+    /// taking their grey gives, inside the picture, across its edges and beyond them.
+    #[test]
+    fn grey_samples_match_colour_samples() {
+        let img = RgbImage::from_fn(90, 70, |x, y| {
+            image::Rgb([
+                (x * 37 % 256) as u8,
+                (y * 53 % 256) as u8,
+                ((x * y) % 256) as u8,
+            ])
+        });
+        // A board tilted a little, its margin reaching past the picture's left and top.
+        let quad = Quad([[4.0, 2.0], [80.0, 8.0], [76.0, 66.0], [1.0, 60.0]]);
+        let board = Straightened::new(&img, &quad).unwrap();
+        for i in 0..40 {
+            for j in 0..30 {
+                let (x, y) = (i as f32 * 2.47 - 5.0, j as f32 * 2.71 - 4.0);
+                let [r, g, b] = sample_bilinear(&img, x, y);
+                let want = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+                let got = board.sample(x, y);
+                assert!((got - want).abs() < 1e-3, "({x}, {y}): {got} vs {want}");
+            }
+        }
+    }
 }
