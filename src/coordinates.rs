@@ -35,6 +35,9 @@ const MIN_AGREEING: usize = 3;
 const MIN_SQUARE: f32 = 20.0;
 /// Least correlation of a label with its best template.
 const MIN_MATCH: f32 = 0.45;
+/// Most picture pixels whose luma the reader takes up front (about three times the samples
+/// it reads: 2 x 32 corners of 32 x 32 and 32 margin cells of 64 x 44 straightened pixels).
+const MAX_LUMA_REGION: usize = 500_000;
 /// Side of the normalised glyph.
 const GLYPH: usize = 16;
 /// The labels.
@@ -104,7 +107,7 @@ struct Straightened<'a> {
     /// Luma of the picture's pixels under the board and its margin (grey is linear, so
     /// interpolating it is interpolating the colours: one channel to sample, not three).
     luma: Vec<f32>,
-    /// `[x0, y0, x1, y1]`: the pixels `luma` holds.
+    /// `[x0, y0, x1, y1]`: the pixels `luma` holds (none for a large board).
     region: [usize; 4],
 }
 
@@ -131,6 +134,14 @@ impl<'a> Straightened<'a> {
             ]
         } else {
             [0, 0, w, hh]
+        };
+        // Converting costs a little per pixel, sampling the colours a little more per
+        // sample: a large board (squares over about 75 px) is sampled directly.
+        let area = (region[2] - region[0]) * (region[3] - region[1]);
+        let region = if area <= MAX_LUMA_REGION {
+            region
+        } else {
+            [0; 4]
         };
         let [x0, y0, x1, y1] = region;
         let raw = img.as_raw();
@@ -501,26 +512,35 @@ mod tests {
     use super::*;
 
     /// Sampling the grey the straightened board keeps gives what sampling the colours and
-    /// taking their grey gives, inside the picture, across its edges and beyond them.
+    /// taking their grey gives, inside the picture, across its edges and beyond them; and
+    /// for a board too large to keep the grey of, the same.
     #[test]
     fn grey_samples_match_colour_samples() {
-        let img = RgbImage::from_fn(90, 70, |x, y| {
-            image::Rgb([
-                (x * 37 % 256) as u8,
-                (y * 53 % 256) as u8,
-                ((x * y) % 256) as u8,
-            ])
-        });
-        // A board tilted a little, its margin reaching past the picture's left and top.
-        let quad = Quad([[4.0, 2.0], [80.0, 8.0], [76.0, 66.0], [1.0, 60.0]]);
-        let board = Straightened::new(&img, &quad).unwrap();
-        for i in 0..40 {
-            for j in 0..30 {
-                let (x, y) = (i as f32 * 2.47 - 5.0, j as f32 * 2.71 - 4.0);
-                let [r, g, b] = sample_bilinear(&img, x, y);
-                let want = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-                let got = board.sample(x, y);
-                assert!((got - want).abs() < 1e-3, "({x}, {y}): {got} vs {want}");
+        for scale in [1.0f32, 10.0] {
+            let (w, h) = ((90.0 * scale) as u32, (70.0 * scale) as u32);
+            let img = RgbImage::from_fn(w, h, |x, y| {
+                image::Rgb([
+                    (x * 37 % 256) as u8,
+                    (y * 53 % 256) as u8,
+                    ((x * y) % 256) as u8,
+                ])
+            });
+            // A board tilted a little, its margin reaching past the picture's left and top.
+            let quad = Quad(
+                [[4.0, 2.0], [80.0, 8.0], [76.0, 66.0], [1.0, 60.0]]
+                    .map(|p| [p[0] * scale, p[1] * scale]),
+            );
+            let board = Straightened::new(&img, &quad).unwrap();
+            assert_eq!(board.luma.is_empty(), scale > 1.0);
+            for i in 0..40 {
+                for j in 0..30 {
+                    let (x, y) = (i as f32 * 2.47 - 5.0, j as f32 * 2.71 - 4.0);
+                    let (x, y) = (x * scale, y * scale);
+                    let [r, g, b] = sample_bilinear(&img, x, y);
+                    let want = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+                    let got = board.sample(x, y);
+                    assert!((got - want).abs() < 1e-3, "({x}, {y}): {got} vs {want}");
+                }
             }
         }
     }
