@@ -119,26 +119,22 @@ impl<'a> Straightened<'a> {
         let corners =
             [[-m, -m], [1.0 + m, -m], [1.0 + m, 1.0 + m], [-m, 1.0 + m]].map(|p| h.apply(p));
         // The image of the square is the quadrilateral of its corners' images, unless the
-        // homography's horizon crosses it (then take the whole picture).
+        // homography's horizon crosses it. Converting costs a little per pixel, sampling the
+        // colours a little more per sample: such a board, or a large one (squares over about
+        // 75 px), is sampled directly (no region).
         let bounded = corners.iter().flatten().all(|v| v.is_finite()) && Quad(corners).is_convex();
-        let region = if bounded {
-            let clamp = |v: f32, hi: usize| (v.max(0.0) as usize).min(hi);
-            let (xs, ys) = (corners.map(|p| p[0]), corners.map(|p| p[1]));
-            let min = |v: [f32; 4]| v.into_iter().fold(f32::MAX, f32::min);
-            let max = |v: [f32; 4]| v.into_iter().fold(f32::MIN, f32::max);
-            [
-                clamp(min(xs) - 2.0, w),
-                clamp(min(ys) - 2.0, hh),
-                clamp(max(xs) + 3.0, w),
-                clamp(max(ys) + 3.0, hh),
-            ]
-        } else {
-            [0, 0, w, hh]
-        };
-        // Converting costs a little per pixel, sampling the colours a little more per
-        // sample: a large board (squares over about 75 px) is sampled directly.
+        let clamp = |v: f32, hi: usize| (v.max(0.0) as usize).min(hi);
+        let (xs, ys) = (corners.map(|p| p[0]), corners.map(|p| p[1]));
+        let min = |v: [f32; 4]| v.into_iter().fold(f32::MAX, f32::min);
+        let max = |v: [f32; 4]| v.into_iter().fold(f32::MIN, f32::max);
+        let region = [
+            clamp(min(xs) - 2.0, w),
+            clamp(min(ys) - 2.0, hh),
+            clamp(max(xs) + 3.0, w),
+            clamp(max(ys) + 3.0, hh),
+        ];
         let area = (region[2] - region[0]) * (region[3] - region[1]);
-        let region = if area <= MAX_LUMA_REGION {
+        let region = if bounded && area <= MAX_LUMA_REGION {
             region
         } else {
             [0; 4]
@@ -148,9 +144,10 @@ impl<'a> Straightened<'a> {
         let mut luma = Vec::with_capacity((x1 - x0) * (y1 - y0));
         for y in y0..y1 {
             let row = &raw[(y * w + x0) * 3..(y * w + x1) * 3];
-            luma.extend(row.chunks_exact(3).map(|p| {
-                0.2126 * f32::from(p[0]) + 0.7152 * f32::from(p[1]) + 0.0722 * f32::from(p[2])
-            }));
+            luma.extend(
+                row.chunks_exact(3)
+                    .map(|p| luma_of([p[0], p[1], p[2]].map(f32::from))),
+            );
         }
         Some(Straightened {
             img,
@@ -177,8 +174,7 @@ impl<'a> Straightened<'a> {
                 return top + (bottom - top) * ty;
             }
         }
-        let [r, g, b] = sample_bilinear(self.img, x, y);
-        0.2126 * r + 0.7152 * g + 0.0722 * b
+        luma_of(sample_bilinear(self.img, x, y))
     }
 
     /// Grey levels of straightened row `y` from `x0` to `x1` (exclusive). Positions are
@@ -203,6 +199,11 @@ impl<'a> Straightened<'a> {
             *o = self.sample(px - 0.5, py - 0.5).clamp(0.0, 255.0) as u8;
         }
     }
+}
+
+/// Rec. 709 luma of a colour (the labels' grey).
+fn luma_of([r, g, b]: [f32; 3]) -> f32 {
+    0.2126 * r + 0.7152 * g + 0.0722 * b
 }
 
 /// A place a label may be, and what each orientation expects there.
@@ -536,8 +537,7 @@ mod tests {
                 for j in 0..30 {
                     let (x, y) = (i as f32 * 2.47 - 5.0, j as f32 * 2.71 - 4.0);
                     let (x, y) = (x * scale, y * scale);
-                    let [r, g, b] = sample_bilinear(&img, x, y);
-                    let want = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+                    let want = luma_of(sample_bilinear(&img, x, y));
                     let got = board.sample(x, y);
                     assert!((got - want).abs() < 1e-3, "({x}, {y}): {got} vs {want}");
                 }
