@@ -7,6 +7,7 @@ mod many;
 mod refine;
 pub mod saddle;
 mod tone;
+mod tone_fit;
 
 use std::cell::OnceCell;
 
@@ -319,11 +320,7 @@ fn find_with<'a>(
         // channels or the texture may tell them apart where the grey tone cannot.
         square_contrast = square_contrast.max(other_views().best_contrast(&h, offset, blur));
     }
-    let corners = [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0]].map(|p| {
-        let q = h.apply([p[0] + offset[0], p[1] + offset[1]]);
-        [q[0] * fx, q[1] * fy]
-    });
-    let quad = Quad(corners);
+    let quad = outline(&h, offset, (fx, fy));
     // Sheared further than any photographed board: a pattern of something else.
     if !quad.is_convex() || quad.min_angle() < MIN_CORNER_ANGLE {
         return Err(BoardNotFound::new(found, cfg.min_corners));
@@ -342,11 +339,41 @@ fn find_with<'a>(
     if square_contrast < min_contrast || weak_turned || unbounded_turned {
         return Err(BoardNotFound::new(found, cfg.min_corners));
     }
+    // An outline extrapolated from part of a lattice can sit a good share of a square off
+    // the board; the squares' tones pull it back (the gates above judged the lattice as
+    // found, so what is a board does not change).
+    let (quad, square_contrast) = match tone_fit::fit_to_tones(integral, &h, offset, blur) {
+        Some(fitted) => {
+            let h =
+                refine::refine(integral, &fitted, offset, kernel, cfg.min_score).unwrap_or(fitted);
+            let corrected = outline(&h, offset, (fx, fy));
+            if corrected.is_convex() && corrected.min_angle() >= MIN_CORNER_ANGLE {
+                (
+                    corrected,
+                    square_contrast.max(tone::square_contrast(integral, &h, offset, blur)),
+                )
+            } else {
+                (quad, square_contrast)
+            }
+        }
+        None => (quad, square_contrast),
+    };
     Ok(FoundBoard {
         quad,
         inner_corners: lattice.count,
         square_contrast,
     })
+}
+
+/// The board's four outer corners in image pixels, from the lattice homography `h` (in
+/// detection pixels, inner corners at `offset + (0..7)`) and the detection image's scale.
+fn outline(h: &Homography, offset: [f32; 2], (fx, fy): (f32, f32)) -> Quad {
+    Quad(
+        [[-1.0, -1.0], [7.0, -1.0], [7.0, 7.0], [-1.0, 7.0]].map(|p| {
+            let q = h.apply([p[0] + offset[0], p[1] + offset[1]]);
+            [q[0] * fx, q[1] * fy]
+        }),
+    )
 }
 
 /// A board found by the diagonal kernel needs a clear lattice ([`CLEAR_LATTICE`] corners)

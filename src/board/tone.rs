@@ -7,23 +7,27 @@ use image::{GrayImage, RgbImage};
 use super::saddle::Integral;
 use crate::quad::Homography;
 
+/// Where [`square_tone`] samples a square, as a share of its side from its edges.
+const RING: f32 = 0.12;
+
 /// Mean grey of square (`row`, `col`) (0..8 on the board; -1 and 8 are just off it) on a
-/// ring just inside its edges, where pieces rarely reach; each sample a box mean of `blur`
-/// pixels so that dotted or hatched squares count by their average tone. `None` when the
-/// square lies outside the image.
+/// ring `ring` of a side inside its edges, where pieces rarely reach; each sample a box
+/// mean of `blur` pixels so that dotted or hatched squares count by their average tone.
+/// `None` when the square lies outside the image.
 fn square_tone(
     integral: &Integral,
     h: &Homography,
-    row: i32,
-    col: i32,
+    (row, col): (i32, i32),
     blur: usize,
+    ring: f32,
 ) -> Option<f32> {
     let (w, hh) = (integral.width(), integral.height());
-    let at = [0.12f32, 0.37, 0.63, 0.88];
+    let (near, far) = (ring, 1.0 - ring);
+    let at = [near, 0.37, 0.63, far];
     let mut sum = 0.0;
     let mut n = 0.0;
     for &a in &at {
-        for (u, v) in [(a, 0.12), (a, 0.88), (0.12, a), (0.88, a)] {
+        for (u, v) in [(a, near), (a, far), (near, a), (far, a)] {
             let p = h.apply([col as f32 - 1.0 + u, row as f32 - 1.0 + v]);
             if p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w as f32 && p[1] < hh as f32 {
                 let (x, y) = (p[0] as usize, p[1] as usize);
@@ -44,11 +48,22 @@ fn square_tone(
 /// Light/dark separation of the 64 squares of the board `offset` (whole squares) from the
 /// one `h` describes: |mean(light) - mean(dark)| / (sd(light) + sd(dark) + 4).
 pub fn square_contrast(integral: &Integral, h: &Homography, offset: [f32; 2], blur: usize) -> f32 {
+    square_contrast_on_ring(integral, h, offset, blur, RING)
+}
+
+/// [`square_contrast`] with each square sampled `ring` of a side inside its edges.
+pub fn square_contrast_on_ring(
+    integral: &Integral,
+    h: &Homography,
+    offset: [f32; 2],
+    blur: usize,
+    ring: f32,
+) -> f32 {
     let (dc, dr) = (offset[0] as i32, offset[1] as i32);
     let mut groups: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
     for r in 0..8 {
         for c in 0..8 {
-            if let Some(t) = square_tone(integral, h, r + dr, c + dc, blur) {
+            if let Some(t) = square_tone(integral, h, (r + dr, c + dc), blur, ring) {
                 groups[((r + c) % 2) as usize].push(t);
             }
         }
@@ -78,9 +93,9 @@ fn alternation(
     let tones: Vec<Option<f32>> = (from..from + 8)
         .map(|k| {
             if horizontal {
-                square_tone(integral, h, index, k, blur)
+                square_tone(integral, h, (index, k), blur, RING)
             } else {
-                square_tone(integral, h, k, index, blur)
+                square_tone(integral, h, (k, index), blur, RING)
             }
         })
         .collect();
