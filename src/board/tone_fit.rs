@@ -21,6 +21,8 @@ const LAST_STEP: f32 = 0.4;
 /// Farthest a corner may move, as a share of a square: the lattice is never further off
 /// than this, and a larger move would be some other pattern's.
 const MAX_MOVE: f32 = 0.45;
+/// Most passes over the eight coordinates at one step size.
+const MAX_PASSES: usize = 8;
 /// A correction is taken only when some corner moves this far (share of a square): a
 /// smaller one is within the tones' own imprecision.
 const LEAST_CORRECTION: f32 = 0.1;
@@ -56,9 +58,10 @@ pub fn fit_to_tones(
     let limit = MAX_MOVE * square;
     let mut step = FIRST_STEP * square;
     while step >= LAST_STEP {
-        let mut improved = true;
-        while improved {
-            improved = false;
+        // Each pass moves a corner at most a step each way; a bounded number of passes
+        // keeps a long climb (a board far off, large in the picture) from taking long.
+        for _ in 0..MAX_PASSES {
+            let mut improved = false;
             for k in 0..8 {
                 for sign in [1.0, -1.0] {
                     let mut corners = best.0;
@@ -73,6 +76,9 @@ pub fn fit_to_tones(
                         improved = true;
                     }
                 }
+            }
+            if !improved {
+                break;
             }
         }
         step /= 2.0;
