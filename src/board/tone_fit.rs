@@ -49,11 +49,11 @@ pub fn fit_to_tones(
     // Each sample box touches its square's edge: the contrast then falls as soon as the
     // grid moves off the squares, with no flat top (a ring further in is blind to small moves).
     let ring = (blur as f32 + 0.5) / square;
-    let score = |corners: &[Point; 4]| -> Option<(Homography, f32)> {
+    let score = |corners: &[Point; 4]| -> Option<f32> {
         let h = Homography::fit(&index, corners)?;
-        Some((h, square_contrast_on_ring(integral, &h, offset, blur, ring)))
+        Some(square_contrast_on_ring(integral, &h, offset, blur, ring))
     };
-    let (_, first) = score(&start)?;
+    let first = score(&start)?;
     let mut best = (start, first);
     let limit = MAX_MOVE * square;
     let mut step = FIRST_STEP * square;
@@ -69,7 +69,7 @@ pub fn fit_to_tones(
                     if dist(corners[k / 2], start[k / 2]) > limit {
                         continue;
                     }
-                    if let Some((_, c)) = score(&corners)
+                    if let Some(c) = score(&corners)
                         && c > best.1
                     {
                         best = (corners, c);
