@@ -341,8 +341,14 @@ fn find_with<'a>(
     }
     // An outline extrapolated from part of a lattice can sit a good share of a square off
     // the board; the squares' tones pull it back (the gates above judged the lattice as
-    // found, so what is a board does not change).
-    let (quad, square_contrast) = match tone_fit::fit_to_tones(integral, &h, offset, blur) {
+    // found, so what is a board does not change). The correction must also leave the
+    // squares at least as clear on the ring further in that the gates measure: sparse dots
+    // near the square edges can make a false peak of the fit's own measure.
+    let fitted = tone_fit::fit_to_tones(integral, &h, offset, blur).filter(|fitted| {
+        tone::square_contrast(integral, fitted, offset, blur)
+            >= tone::square_contrast(integral, &h, offset, blur)
+    });
+    let (quad, square_contrast) = match fitted {
         Some(fitted) => {
             let h =
                 refine::refine(integral, &fitted, offset, kernel, cfg.min_score).unwrap_or(fitted);
