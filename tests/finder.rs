@@ -1,7 +1,7 @@
 //! The board finder alone on photo-like pictures: boards in perspective, turned boards,
 //! printed diagrams, and pictures with no board at all.
 
-use fenscan::board::{FinderConfig, find};
+use fenscan::board::{FinderConfig, NotFoundReason, find};
 use fenscan::eval::corner_error;
 use fenscan::render::config::Effect;
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
@@ -134,7 +134,28 @@ fn page_without_board() -> image::RgbImage {
 fn pages_without_a_board_are_rejected() {
     let img = page_without_board();
     let found = find(&img, &FinderConfig::default());
-    assert!(found.is_err(), "a board was reported: {found:?}");
+    // Its best lattice (in the table cells) has enough corners; the error says what else
+    // it lacks.
+    let Err(not_found) = found else {
+        panic!("a board was reported: {found:?}");
+    };
+    assert!(
+        matches!(not_found.reason, NotFoundReason::FaintSquares { contrast, needed } if contrast < needed),
+        "{not_found:?}"
+    );
+    assert!(
+        not_found
+            .to_string()
+            .contains("light and dark squares hardly differ"),
+        "{not_found}"
+    );
+    let blank = image::RgbImage::from_pixel(300, 200, image::Rgb([236, 232, 222]));
+    let not_found = find(&blank, &FinderConfig::default()).unwrap_err();
+    assert_eq!(not_found.reason, NotFoundReason::TooFewCorners);
+    assert_eq!(
+        not_found.to_string(),
+        "no chess board found (best candidate: 0 of 49 inner corners on a lattice, 22 needed)"
+    );
     // Turned a quarter and by 45 degrees (the diagonal kernel's case).
     let turned = image::imageops::rotate90(&img);
     assert!(find(&turned, &FinderConfig::default()).is_err());
@@ -216,6 +237,17 @@ fn pages_of_large_type_are_rejected() {
     ] {
         let page = fenscan::render::text::text_page(font, size, 940, 600, 40.0).unwrap();
         let found = find(&page, &FinderConfig::default());
-        assert!(found.is_err(), "font {font}, {size} px: {found:?}");
+        let Err(not_found) = found else {
+            panic!("font {font}, {size} px: {found:?}");
+        };
+        assert_eq!(
+            not_found.reason,
+            NotFoundReason::TextLike,
+            "font {font}, {size} px"
+        );
+        assert!(
+            not_found.to_string().contains("lines of text"),
+            "{not_found}"
+        );
     }
 }

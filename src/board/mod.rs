@@ -52,21 +52,63 @@ impl Default for FinderConfig {
     }
 }
 
-/// No board in the image.
+/// No board in the image: the best lattice of X-corners the finder saw, and why it is not
+/// taken for a board.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error(
-    "no chess board found (best candidate: {best} of 49 inner corners on a lattice, {needed} needed)"
-)]
+#[error("no chess board found (best candidate: {best} of 49 inner corners on a lattice, {needed} needed{why})", why = self.reason.explain())]
 pub struct BoardNotFound {
     /// Inner corners of the best candidate.
     pub best: usize,
     /// Inner corners required.
     pub needed: usize,
+    /// Why the best candidate was turned down.
+    pub reason: NotFoundReason,
+}
+
+/// Why the finder's best candidate is not a board.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NotFoundReason {
+    /// No lattice with enough inner corners.
+    TooFewCorners,
+    /// Its outline is sheared further than any photographed board.
+    Sheared,
+    /// Its light and dark squares hardly differ (see [`FoundBoard::square_contrast`]).
+    FaintSquares {
+        /// The candidate's square contrast.
+        contrast: f32,
+        /// The least a board of its lattice needs.
+        needed: f32,
+    },
+    /// A lattice turned about 45 degrees with too few corners and faint squares, or one
+    /// whose pattern goes on past its edges: lines of text look like that.
+    TextLike,
+}
+
+impl NotFoundReason {
+    /// The clause the error message adds after the corner count.
+    fn explain(&self) -> String {
+        match self {
+            NotFoundReason::TooFewCorners => String::new(),
+            NotFoundReason::Sheared => {
+                "; its outline is sheared further than a photographed board's".into()
+            }
+            NotFoundReason::FaintSquares { contrast, needed } => format!(
+                "; its light and dark squares hardly differ: contrast {contrast:.2}, {needed:.2} needed"
+            ),
+            NotFoundReason::TextLike => {
+                "; it is turned and its pattern looks like lines of text".into()
+            }
+        }
+    }
 }
 
 impl BoardNotFound {
-    fn new(best: usize, needed: usize) -> BoardNotFound {
-        BoardNotFound { best, needed }
+    fn new(best: usize, needed: usize, reason: NotFoundReason) -> BoardNotFound {
+        BoardNotFound {
+            best,
+            needed,
+            reason,
+        }
     }
 }
 
@@ -291,16 +333,18 @@ fn find_with<'a>(
     let best = best.map(|(lattice, _)| lattice);
     let found = best.as_ref().map(|b| b.count).unwrap_or(0);
     let Some(lattice) = best.filter(|b| b.count >= cfg.min_corners) else {
-        return Err(BoardNotFound {
-            best: found,
-            needed: cfg.min_corners,
-        });
+        return Err(BoardNotFound::new(
+            found,
+            cfg.min_corners,
+            NotFoundReason::TooFewCorners,
+        ));
     };
     let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
-    let h = Homography::fit(&src, &dst).ok_or(BoardNotFound {
-        best: found,
-        needed: cfg.min_corners,
-    })?;
+    let h = Homography::fit(&src, &dst).ok_or(BoardNotFound::new(
+        found,
+        cfg.min_corners,
+        NotFoundReason::Sheared,
+    ))?;
     let blur = (lattice.spacing * 0.08).max(1.0) as usize;
     // The lattice may sit a row off the board when corners hide along one edge and labels
     // or a frame mimic corners along the other; the squares' colours settle it.
@@ -323,7 +367,11 @@ fn find_with<'a>(
     let quad = outline(&h, offset, (fx, fy));
     // Sheared further than any photographed board: a pattern of something else.
     if !quad.is_convex() || quad.min_angle() < MIN_CORNER_ANGLE {
-        return Err(BoardNotFound::new(found, cfg.min_corners));
+        return Err(BoardNotFound::new(
+            found,
+            cfg.min_corners,
+            NotFoundReason::Sheared,
+        ));
     }
     // A lattice of X-corners can appear by chance in noise or texture; a board also has
     // two clearly different square colours in a checker pattern.
@@ -336,8 +384,22 @@ fn find_with<'a>(
     // their pattern goes on past the lattice; a board ends at its edge.
     let unbounded_turned = kernel == Kernel::Diagonal
         && outside_alternation(integral, &h, offset, blur) >= TURNED_MAX_OUTSIDE_ALTERNATION;
-    if square_contrast < min_contrast || weak_turned || unbounded_turned {
-        return Err(BoardNotFound::new(found, cfg.min_corners));
+    if square_contrast < min_contrast {
+        return Err(BoardNotFound::new(
+            found,
+            cfg.min_corners,
+            NotFoundReason::FaintSquares {
+                contrast: square_contrast,
+                needed: min_contrast,
+            },
+        ));
+    }
+    if weak_turned || unbounded_turned {
+        return Err(BoardNotFound::new(
+            found,
+            cfg.min_corners,
+            NotFoundReason::TextLike,
+        ));
     }
     // An outline extrapolated from part of a lattice can sit a good share of a square off
     // the board; the squares' tones pull it back (the gates above judged the lattice as
