@@ -72,6 +72,29 @@ fn usage_errors_exit_2() {
     assert_exit(&run_bin("infer", &["--no-such-flag"]), 2);
 }
 
+#[test]
+fn a_piece_set_that_is_not_a_folder_is_named_with_the_reason() {
+    let tmp = TempDir::new("cli-pieces");
+    let out_dir = tmp.0.join("out");
+    let out_dir = out_dir.to_str().unwrap();
+    for (path, reason) in [
+        ("no/such/set", "no such folder"),
+        ("Cargo.toml", "not a folder"),
+    ] {
+        let out = run_bin(
+            "synth",
+            &["boards", "--count", "1", "--out", out_dir, "--pieces", path],
+        );
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("piece set {path}: {reason}")),
+            "{err}"
+        );
+        assert!(!std::path::Path::new(out_dir).join("labels.jsonl").exists());
+    }
+}
+
 fn crc32(data: &[u8]) -> u32 {
     let mut crc = 0xffff_ffffu32;
     for &b in data {

@@ -33,6 +33,12 @@ pub enum PieceSetError {
         /// What went wrong.
         reason: String,
     },
+    /// A path given as a piece set is not a folder.
+    #[error("piece set {path}: {}", not_a_folder_reason(.path))]
+    NotAFolder {
+        /// The path given.
+        path: PathBuf,
+    },
     /// A folder of sets holds no set.
     #[error(
         "{dir}: no piece sets (expected one folder per set, each with wK.svg ... bP.svg, a font.json or a sprite.json)"
@@ -41,6 +47,15 @@ pub enum PieceSetError {
         /// The folder.
         dir: PathBuf,
     },
+}
+
+/// Why `path` cannot be a piece set folder.
+fn not_a_folder_reason(path: &Path) -> &'static str {
+    if path.exists() {
+        "not a folder (give the folder that holds wK.svg ... bP.svg, or a folder of such folders)"
+    } else {
+        "no such folder"
+    }
 }
 
 #[derive(Debug)]
@@ -176,10 +191,7 @@ impl PieceSet {
         let mut sets = Vec::new();
         for dir in dirs {
             if !dir.is_dir() {
-                return Err(PieceSetError::Unreadable {
-                    path: dir.clone(),
-                    reason: "not a folder".into(),
-                });
+                return Err(PieceSetError::NotAFolder { path: dir.clone() });
             }
             if is_set_dir(dir) {
                 sets.push(PieceSet::load(dir)?);
