@@ -21,6 +21,9 @@ pub struct Outcome {
     pub boards: Option<Vec<Recognition>>,
     /// Why not.
     pub error: Option<String>,
+    /// No board: how close the finder came and why it stopped, for programs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_board: Option<fenscan::board::BoardNotFound>,
     #[serde(skip)]
     pub exit: Exit,
 }
@@ -69,6 +72,7 @@ pub fn process(
                 recognition: Some(r),
                 boards: None,
                 error: None,
+                no_board: None,
                 exit,
             })
         }
@@ -96,6 +100,7 @@ pub fn process_all(
             recognition: None,
             boards: Some(boards),
             error: None,
+            no_board: None,
         }),
         Err(e) => Ok(not_read(e)),
     }
@@ -111,6 +116,10 @@ fn not_read(e: RecognizeError) -> Outcome {
         recognition: None,
         boards: None,
         error: Some(e.to_string()),
+        no_board: match &e {
+            RecognizeError::NoBoard(not_found) => Some(not_found.clone()),
+            RecognizeError::Cut(_) => None,
+        },
         exit: Exit::NoBoard,
     }
 }

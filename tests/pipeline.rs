@@ -250,6 +250,25 @@ fn pictures_without_a_board_are_rejected() {
         let out = run_bin("infer", &[path.to_str().unwrap()]);
         assert_exit(&out, 3);
         assert!(out.stdout.is_empty(), "{name}: printed a FEN");
+        // Programs get the finder's verdict as fields, beside the message.
+        let out = run_bin("infer", &["--json", path.to_str().unwrap()]);
+        assert_exit(&out, 3);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v["fen"].is_null(), "{name}: {v}");
+        let no_board = &v["no_board"];
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("no chess board found")
+        );
+        assert_eq!(no_board["corners_needed"], 22, "{name}: {v}");
+        assert!(no_board["inner_corners"].as_u64().is_some(), "{name}: {v}");
+        let reasons = ["too_few_corners", "faint_squares", "sheared", "text_like"];
+        assert!(
+            reasons.contains(&no_board["reason"].as_str().unwrap()),
+            "{name}: {v}"
+        );
     }
 }
 

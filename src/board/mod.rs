@@ -54,19 +54,23 @@ impl Default for FinderConfig {
 
 /// No board in the image: the best lattice of X-corners the finder saw, and why it is not
 /// taken for a board.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Serialize, thiserror::Error)]
 #[error("no chess board found (best candidate: {best} of 49 inner corners on a lattice, {needed} needed{why})", why = self.reason.explain())]
 pub struct BoardNotFound {
     /// Inner corners of the best candidate.
+    #[serde(rename = "inner_corners")]
     pub best: usize,
     /// Inner corners required.
+    #[serde(rename = "corners_needed")]
     pub needed: usize,
     /// Why the best candidate was turned down.
+    #[serde(flatten)]
     pub reason: NotFoundReason,
 }
 
 /// Why the finder's best candidate is not a board.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
 pub enum NotFoundReason {
     /// No lattice with enough inner corners.
     TooFewCorners,
@@ -77,6 +81,7 @@ pub enum NotFoundReason {
         /// The candidate's square contrast.
         contrast: f32,
         /// The least a board of its lattice needs.
+        #[serde(rename = "contrast_needed")]
         needed: f32,
     },
     /// A lattice turned about 45 degrees with too few corners and faint squares, or one
