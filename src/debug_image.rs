@@ -94,7 +94,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
 }
 
 /// How many times larger each crop is drawn on the crop sheet.
-const CROP_ZOOM: u32 = 4;
+pub const CROP_ZOOM: u32 = 4;
 /// Grey gap between crops on the sheet, in pixels.
 const CROP_GAP: u32 = 2;
 
