@@ -20,7 +20,7 @@ bin=target/release
 E=data/pieces-extra
 M=$E/more
 ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
-diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free)
+diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp)
 
 need() {
   for d in "$@"; do
@@ -45,6 +45,11 @@ draw() {
   echo '{"positions": {"random_placement": 0.0, "free_placement": 1.0, "thinned_game": 0.0},
  "look": {"black_bottom": 0.0}}' > "$cfg/free.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "rough_print": 1.0}}' > "$cfg/rbook.json"
+  # Pictures turned a quarter (a phone photo without its orientation tag): vw13 and persp
+  # turned, board for board (the turn is drawn last).
+  echo '{"look": {"black_bottom": 0.0}, "scene": {"quarter_turn": 1.0}}' > "$cfg/quarter.json"
+  sed 's/"scene": {/"scene": {\n    "quarter_turn": 1.0,/' data/configs/perspective.json \
+    > "$cfg/qpersp.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "hatch_through": 1.0}}' > "$cfg/hbook.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_lines": 1.0}}' > "$cfg/ibook.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_marks": 1.0}}' > "$cfg/mbook.json"
@@ -98,6 +103,8 @@ EOF
   one mbook --count 300 --seed 67 --config "$cfg/mbook.json" "${P[@]}"
   one sbook --count 300 --seed 69 --config "$cfg/sbook.json" "${P[@]}"
   one free --count 300 --seed 71 --config "$cfg/free.json" "${P[@]}"
+  one qvw13 --count 400 --seed 21 --config "$cfg/quarter.json" "${P[@]}"
+  one qpersp --count 300 --seed 7 --config "$cfg/qpersp.json"
   echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7)"
 }
 

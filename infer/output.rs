@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use anyhow::Result;
+use fenscan::board_top::PictureTop;
 use fenscan::fen::check::Report;
 use fenscan::fen::problem::Severity;
 use fenscan::recognize::{Recognition, RecognizeError, RecognizeOptions, Recognizer};
@@ -232,6 +233,15 @@ fn print_notes(prefix: &str, r: &Recognition) {
         r.fen.halfmove,
         r.fen.fullmove
     );
+    let turned = match r.picture_top {
+        PictureTop::Top => None,
+        PictureTop::Right => Some("turned a quarter clockwise: the board's top is at its right"),
+        PictureTop::Bottom => Some("upside down"),
+        PictureTop::Left => Some("turned a quarter anticlockwise: the board's top is at its left"),
+    };
+    if let Some(how) = turned {
+        eprintln!("{prefix}the picture is {how}; read with the pieces standing upright");
+    }
     for s in &r.uncertain {
         let alt: Vec<String> = s
             .top

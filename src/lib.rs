@@ -28,6 +28,7 @@
 //! | 6 | white king | 12 | black king |
 
 pub mod board;
+pub mod board_top;
 pub mod class;
 pub mod classifier;
 pub mod fen;

@@ -9,8 +9,9 @@ use serde::Serialize;
 use shakmaty::{Color, Square};
 
 use crate::board::{FinderConfig, FoundBoard, find, find_all, reading_order};
+use crate::board_top::{self, PictureTop, Reading, picture_top};
 use crate::class::SquareClass;
-use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
+use crate::classifier::{Backend, CheckpointError, Classifier};
 use crate::coordinates::read_coordinates;
 use crate::decode::{Change, DecodeConfig, argmax, clearly_not_a_game, decode_game};
 use crate::fen::check::check;
@@ -156,6 +157,9 @@ pub struct Recognition {
     pub placement: Placement,
     /// Where the board is.
     pub board: FoundBoard,
+    /// Where the board's top edge (as read, before orientation) lies in the picture: other
+    /// than `top` when the picture is turned (see [`crate::board_top`]).
+    pub picture_top: PictureTop,
     /// Which side is at the bottom, and how sure.
     pub orientation: OrientationDecision,
     /// Per-square readings in reading order a8..h1.
@@ -283,22 +287,25 @@ impl Recognizer {
         find_ms: f64,
     ) -> Result<Recognition, RecognizeError> {
         let t1 = Instant::now();
-        let mut crops = cut(img, &board.quad, self.classifier.crop())?;
+        let crops = cut(img, &board.quad, self.classifier.crop())?;
         let t2 = Instant::now();
-        let mut image_probs = self.classifier.read_board(&crops);
-        // A board turned near 45 degrees has two plausible tops, and the finder can only
-        // pick the nearer one by geometry. Pieces stand upright, so the classifier is
-        // surer of the right one: read the other too and keep the surer reading.
-        if turn_degrees(&board.quad).abs() > AMBIGUOUS_TURN_DEGREES {
-            let quad = quarter_turn_nearer_upright(&board.quad);
-            let turned = cut(img, &quad, self.classifier.crop())?;
-            let probs = self.classifier.read_board(&turned);
-            if sureness(&probs) > sureness(&image_probs) {
-                board.quad = quad;
-                image_probs = probs;
-                crops = turned;
-            }
-        }
+        let image_probs = self.classifier.read_board(&crops);
+        // The finder only knows the board's geometry; the pieces tell which edge is its top.
+        let first = Reading {
+            quad: board.quad,
+            probs: image_probs,
+            crops,
+        };
+        let settled = board_top::settle_top(first, opts.uncertain_below, |quad| {
+            let crops = cut(img, quad, self.classifier.crop())?;
+            Ok::<_, RecognizeError>(Reading {
+                quad: *quad,
+                probs: self.classifier.read_board(&crops),
+                crops,
+            })
+        })?;
+        board.quad = settled.quad;
+        let (mut image_probs, crops) = (settled.probs, settled.crops);
         let relooked = match &opts.relook {
             Some(cfg) => relook::apply(&self.classifier, img, &board.quad, &mut image_probs, cfg)?,
             None => Vec::new(),
@@ -435,6 +442,7 @@ impl Recognizer {
             lichess_url: fen.lichess_url(),
             fen,
             placement,
+            picture_top: picture_top(&board.quad),
             board,
             orientation,
             squares,
@@ -452,80 +460,3 @@ impl Recognizer {
 
 /// A board after the first one found in a picture is kept only with fewer unsure squares.
 const FURTHER_MAX_UNSURE: usize = 16;
-
-/// Beyond this turn from upright the board's top is ambiguous (at 45 degrees either of two
-/// edges can be the top).
-const AMBIGUOUS_TURN_DEGREES: f32 = 30.0;
-
-/// How far the quad's top edge (and its bottom edge, averaged) is turned from horizontal,
-/// in degrees; positive clockwise (image y points down).
-pub fn turn_degrees(q: &Quad) -> f32 {
-    let [tl, tr, br, bl] = q.0;
-    let (dx, dy) = (tr[0] - tl[0] + br[0] - bl[0], tr[1] - tl[1] + br[1] - bl[1]);
-    dy.atan2(dx).to_degrees()
-}
-
-/// The same quad with its corners relabelled a quarter turn, the way that leaves its top
-/// edge nearer horizontal.
-pub fn quarter_turn_nearer_upright(q: &Quad) -> Quad {
-    let (mut left, mut right) = (q.0, q.0);
-    left.rotate_left(1);
-    right.rotate_right(1);
-    let (left, right) = (Quad(left), Quad(right));
-    if turn_degrees(&left).abs() <= turn_degrees(&right).abs() {
-        left
-    } else {
-        right
-    }
-}
-
-/// Mean log-probability of each square's top class: how sure a reading is.
-fn sureness(probs: &[[f32; 13]]) -> f32 {
-    let n = probs.len().max(1) as f32;
-    probs
-        .iter()
-        .map(|p| top_probability(p).max(1e-6).ln())
-        .sum::<f32>()
-        / n
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quarter_turn_picks_the_other_near_upright_labelling() {
-        // A square turned 40 degrees clockwise about (100, 100).
-        let turn = |deg: f32| {
-            let (s, c) = deg.to_radians().sin_cos();
-            Quad(
-                [[-50.0, -50.0], [50.0, -50.0], [50.0, 50.0], [-50.0, 50.0]]
-                    .map(|[x, y]| [100.0 + x * c - y * s, 100.0 + x * s + y * c]),
-            )
-        };
-        let q = turn(40.0);
-        assert!((turn_degrees(&q) - 40.0).abs() < 1e-3);
-        let alt = quarter_turn_nearer_upright(&q);
-        assert!(
-            (turn_degrees(&alt) + 50.0).abs() < 1e-3,
-            "{}",
-            turn_degrees(&alt)
-        );
-        assert!(alt.is_convex());
-        let q = turn(-35.0);
-        assert!((turn_degrees(&quarter_turn_nearer_upright(&q)) - 55.0).abs() < 1e-3);
-    }
-
-    #[test]
-    fn sureness_prefers_confident_readings() {
-        let mut sure = [[0.0f32; 13]; 64];
-        let mut unsure = [[0.0f32; 13]; 64];
-        for i in 0..64 {
-            sure[i][0] = 0.98;
-            sure[i][1] = 0.02;
-            unsure[i][0] = 0.6;
-            unsure[i][1] = 0.4;
-        }
-        assert!(sureness(&sure) > sureness(&unsure));
-    }
-}

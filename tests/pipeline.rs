@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use fenscan::board_top::PictureTop;
 use fenscan::classifier::Backend;
 use fenscan::recognize::{Constraints, RecognizeOptions, Recognizer};
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
@@ -200,6 +201,44 @@ fn only_unsure_squares_are_read_again() {
     assert!(
         relooked > 0,
         "no square was unsure on 12 hard boards: the test tests nothing"
+    );
+}
+
+#[test]
+fn pictures_turned_a_quarter_are_read_upright() {
+    // A phone photo without its orientation tag, a page scanned sideways: the pieces lie
+    // on their side, and the board is read in the turn whose pieces stand upright.
+    let mut cfg = screenshots(240);
+    cfg.positions.random_placement = 0.0;
+    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let rec = shipped();
+    let opts = white_below();
+    let mut report = Vec::new();
+    let n = 6;
+    for i in 0..n {
+        let r = renderer.render(77, i);
+        let upright = rec.recognize(&r.image, &opts).expect("upright board read");
+        assert_eq!(upright.picture_top, PictureTop::Top);
+        for (turned, top) in [
+            (image::imageops::rotate90(&r.image), PictureTop::Right),
+            (image::imageops::rotate270(&r.image), PictureTop::Left),
+        ] {
+            match rec.recognize(&turned, &opts) {
+                Ok(got) if got.placement == upright.placement && got.picture_top == top => {}
+                Ok(got) => report.push(format!(
+                    "{i} {top:?}: {} read as {} ({:?})",
+                    upright.placement, got.placement, got.picture_top
+                )),
+                Err(e) => report.push(format!("{i} {top:?}: {e}")),
+            }
+        }
+    }
+    assert!(
+        report.len() <= 1,
+        "{} of {} turned pictures not read as upright:\n{}",
+        report.len(),
+        2 * n,
+        report.join("\n")
     );
 }
 

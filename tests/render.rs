@@ -457,3 +457,46 @@ fn hatch_shows_through_pieces_only_on_lined_boards_and_only_when_asked_for() {
         shown.len()
     );
 }
+
+#[test]
+fn quarter_turned_pictures_keep_their_board_and_labels() {
+    let upright = clean_config();
+    let mut turned = upright;
+    turned.scene.quarter_turn = 1.0;
+    let (a, b) = (renderer(upright), renderer(turned));
+    let mut ways = std::collections::HashSet::new();
+    for i in 0..6 {
+        let (x, y) = (a.render(9, i), b.render(9, i));
+        assert_eq!(x.placement, y.placement);
+        assert!(!x.effects.iter().any(|e| e.starts_with("quarter_turn")));
+        let way = y.effects.last().unwrap().clone();
+        let clockwise = match way.as_str() {
+            "quarter_turn:clockwise" => true,
+            "quarter_turn:anticlockwise" => false,
+            other => panic!("image {i}: last effect {other}"),
+        };
+        ways.insert(clockwise);
+        // The same picture turned (the turn is drawn after everything else).
+        let expected = if clockwise {
+            image::imageops::rotate90(&x.image)
+        } else {
+            image::imageops::rotate270(&x.image)
+        };
+        assert_eq!(y.image, expected, "image {i}");
+        // Each corner of the board still names the same spot of the board: a point just
+        // inside it from each corner shows the same pixel in both pictures.
+        for k in 0..4 {
+            let inside = |q: &fenscan::quad::Quad| {
+                let (c, o) = (q.0[k], q.0[(k + 2) % 4]);
+                [c[0] + 0.05 * (o[0] - c[0]), c[1] + 0.05 * (o[1] - c[1])]
+            };
+            let (p, q) = (inside(&x.quad), inside(&y.quad));
+            assert_eq!(
+                x.image.get_pixel(p[0] as u32, p[1] as u32),
+                y.image.get_pixel(q[0] as u32, q[1] as u32),
+                "image {i}, corner {k}"
+            );
+        }
+    }
+    assert_eq!(ways.len(), 2, "both ways drawn");
+}

@@ -159,6 +159,9 @@ pub struct SceneConfig {
     /// Perspective skew: probability and largest corner displacement as a fraction of the
     /// board side. Default 0.15, 0.25.
     pub perspective: Effect,
+    /// Share of pictures turned a quarter, either way, after everything else (a phone photo
+    /// without its orientation tag, a page scanned sideways). Default 0.
+    pub quarter_turn: f64,
 }
 
 impl Default for SceneConfig {
@@ -171,6 +174,7 @@ impl Default for SceneConfig {
             second_board: 0.1,
             rotation: effect(0.15, 4.0),
             perspective: effect(0.15, 0.25),
+            quarter_turn: 0.0,
         }
     }
 }

@@ -332,6 +332,19 @@ impl Renderer {
             rng,
         );
         effects.extend(degraded.effects);
+        // Drawn only when asked for, so that sets made without it keep their bytes.
+        if cfg.scene.quarter_turn > 0.0 && rng.random_bool(cfg.scene.quarter_turn) {
+            let clockwise = rng.random_bool(0.5);
+            (image, quad) = scene::quarter_turn(&image, &quad, clockwise);
+            effects.push(format!(
+                "quarter_turn:{}",
+                if clockwise {
+                    "clockwise"
+                } else {
+                    "anticlockwise"
+                }
+            ));
+        }
         Some(Rendered {
             image,
             placement,

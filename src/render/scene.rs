@@ -92,6 +92,19 @@ pub fn crop_around(img: &RgbImage, quad: &Quad, room: f32) -> (RgbImage, Quad) {
     (cropped, Quad(quad.0.map(|p| [p[0] - dx, p[1] - dy])))
 }
 
+/// The picture turned a quarter (clockwise or not) and the board's corners with it, still
+/// in the board's own order (its top-left corner as drawn first).
+pub fn quarter_turn(img: &RgbImage, quad: &Quad, clockwise: bool) -> (RgbImage, Quad) {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    if clockwise {
+        let turned = image::imageops::rotate90(img);
+        (turned, Quad(quad.0.map(|[x, y]| [h - y, x])))
+    } else {
+        let turned = image::imageops::rotate270(img);
+        (turned, Quad(quad.0.map(|[x, y]| [y, w - x])))
+    }
+}
+
 /// The rectangle `(x, y, width, height)` of a `w` x `h` image within `room` squares (plus
 /// two pixels for the bilinear reach) of the quad's bounding box (the whole image when that
 /// is empty).
