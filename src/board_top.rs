@@ -35,7 +35,7 @@ pub struct Reading<C> {
 
 /// Settles the board's top from its first reading. A board turned near 45 degrees is read
 /// with the other near-upright top too and the surer reading kept. A reading unsure of
-/// [`SIDEWAYS_MIN_UNSURE`] squares or more is also read a quarter turn either way (and a
+/// 4 squares or more (`SIDEWAYS_MIN_UNSURE`) is also read a quarter turn either way (and a
 /// half turn when the top was ambiguous), and a turn is kept only when the classifier is
 /// clearly surer of it and unsure of at most half as many squares. Not a half turn
 /// otherwise: symbols that look the same upside down, on a board seen from black's side,
