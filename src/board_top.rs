@@ -46,12 +46,15 @@ pub fn settle_top<C, E>(
     mut read: impl FnMut(&Quad) -> Result<Reading<C>, E>,
 ) -> Result<Reading<C>, E> {
     let mut best = first;
+    // The reading of the near-45-degree choice that lost, so that it is not read again.
+    let mut spare = None;
     let ambiguous = turn_degrees(&best.quad).abs() > AMBIGUOUS_TURN_DEGREES;
     if ambiguous {
-        let other = read(&quarter_turn_nearer_upright(&best.quad))?;
+        let mut other = read(&quarter_turn_nearer_upright(&best.quad))?;
         if sureness(&other.probs) > sureness(&best.probs) {
-            best = other;
+            std::mem::swap(&mut best, &mut other);
         }
+        spare = Some(other);
     }
     let unsure = count_unsure(&best.probs, uncertain_below);
     if unsure < SIDEWAYS_MIN_UNSURE {
@@ -61,7 +64,11 @@ pub fn settle_top<C, E>(
     let mut turned_best = None;
     let turns: &[usize] = if ambiguous { &[1, 2, 3] } else { &[1, 3] };
     for &turns in turns {
-        let turned = read(&turned_quad(&best.quad, turns))?;
+        let quad = turned_quad(&best.quad, turns);
+        let turned = match spare.take_if(|r| r.quad == quad) {
+            Some(already) => already,
+            None => read(&quad)?,
+        };
         let s = sureness(&turned.probs);
         if s > bar && 2 * count_unsure(&turned.probs, uncertain_below) <= unsure {
             bar = s;
@@ -247,7 +254,9 @@ mod tests {
         // (Turned 40 degrees clockwise, that is the top turned a quarter back: 3 turns.)
         assert_eq!(settle(q, [2, 20, 20, 0]), (3, 1));
         assert_eq!(settle(q, [0, 20, 20, 2]), (0, 1));
-        // Unsure either way: the three other turns of the surer one, the half turn too.
-        assert_eq!(settle(q, [16, 20, 2, 30]), (2, 4));
+        // Unsure either way: the three other turns of the surer one, the half turn too (the
+        // near-upright turn already read is not read again).
+        assert_eq!(settle(q, [16, 20, 2, 30]), (2, 3));
+        assert_eq!(settle(q, [20, 20, 2, 16]), (2, 3));
     }
 }

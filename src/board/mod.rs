@@ -356,7 +356,9 @@ fn find_with<'a>(
     let offset = settle_window(integral, &h, blur);
     // Every inner corner looked for again with a kernel sized to its own squares.
     let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
-    let mut square_contrast = square_contrast(integral, &h, offset, blur);
+    // In grey alone; kept for the tone fit's check below.
+    let grey_contrast = square_contrast(integral, &h, offset, blur);
+    let mut square_contrast = grey_contrast;
     // A nearly complete lattice is no accident: its squares may be fainter (dotted print
     // shrunk to a few pixels a dot averages to a pale grey).
     let min_contrast = if lattice.count >= CLEAR_LATTICE {
@@ -411,10 +413,8 @@ fn find_with<'a>(
     // found, so what is a board does not change). The correction must also leave the
     // squares at least as clear on the ring further in that the gates measure: sparse dots
     // near the square edges can make a false peak of the fit's own measure.
-    let fitted = tone_fit::fit_to_tones(integral, &h, offset, blur).filter(|fitted| {
-        tone::square_contrast(integral, fitted, offset, blur)
-            >= tone::square_contrast(integral, &h, offset, blur)
-    });
+    let fitted = tone_fit::fit_to_tones(integral, &h, offset, blur)
+        .filter(|fitted| tone::square_contrast(integral, fitted, offset, blur) >= grey_contrast);
     let (quad, square_contrast) = match fitted {
         Some(fitted) => {
             let h =
