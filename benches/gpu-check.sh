@@ -17,6 +17,12 @@
 # the machine, then the run gets as many steps as fit in $GPU_SECONDS (default 400) of
 # training. Everything lands in $OUT/run.tar.gz (the device tool returns 8 files at most);
 # here: tar -xzf run.tar.gz, then `train --init run --steps 0 $P $H` and infer eval.
+# MODE=both: two runs side by side on the one GPU (a small model leaves it mostly idle),
+# eight render threads each: the from-scratch run of MODE=train and a fine-tune of the
+# shipped second model (lr 7e-4, the recipe of its CPU fine-tunes). Both are sized from
+# the steady rate of parallel 350-step probes to end by $GPU_DEADLINE seconds (default
+# 540) after the start, and each is stopped there regardless (its last 1,000-step
+# checkpoint is kept). Results: $OUT/scratch.tar.gz and $OUT/finetune.tar.gz.
 #
 # Dry run here without a GPU: SKIP_BUILD=1 bash benches/gpu-check.sh prepare (packs the
 # CPU build), then OUT=/tmp/o GPU_BACKEND=flex GPU_SECONDS=20 MODE=train bash
@@ -55,7 +61,8 @@ prepare)
     tar -czf "$dir/all.tar.gz" -C "$dir" all && rm -rf "$all"
     # The recipe: the shipped second model's training config, with the session-9
     # augmentations and a validation of the usual 150 boards a set.
-    python3 - checkpoints/default/second/training.json "$dir/recipe.json" "$dir/probe.json" <<'PY'
+    python3 - checkpoints/default/second/training.json "$dir/recipe.json" "$dir/probe.json" \
+      "$dir/finetune.json" "$dir/probe-finetune.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 c["synth"]["look"]["tinted_pieces"] = 0.15
@@ -66,6 +73,11 @@ c["checkpoint_every"] = 1000
 json.dump(c, open(sys.argv[2], "w"), indent=1)
 c["val_boards"] = 2
 json.dump(c, open(sys.argv[3], "w"), indent=1)
+c["val_boards"] = 150
+c["learning_rate"] = 0.0007
+json.dump(c, open(sys.argv[4], "w"), indent=1)
+c["val_boards"] = 2
+json.dump(c, open(sys.argv[5], "w"), indent=1)
 PY
   else
     echo "(no data/pieces-extra/more: run data/fetch-pieces first for MODE=train)" >&2
@@ -88,6 +100,49 @@ run)
     holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
   fi
   backend=${GPU_BACKEND:-wgpu}
+  if [ "${MODE:-check}" = both ]; then
+    began=$(date +%s)
+    deadline=$(( began + ${GPU_DEADLINE:-540} ))
+    rm -rf /tmp/all /tmp/probe-* /tmp/scratch /tmp/finetune
+    tar -xzf "$dir/all.tar.gz" -C /tmp
+    a=/tmp/all
+    pieces=(--pieces "$dir/pieces/fenscan" --pieces "$dir/pieces/lichess")
+    for f in pychess npm dreamchess fonts eboard scid n7 m7; do pieces+=(--pieces "$a/$f"); done
+    holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
+    init=(--init checkpoints/default/second)
+    # name, config, seed, extra arguments
+    go() {
+      local name=$1 config=$2 seed=$3 steps=$4 limit=$5; shift 5
+      RAYON_NUM_THREADS=8 timeout -s INT -k 20 "$limit" /tmp/fenscan-train --backend "$backend" \
+        --out "/tmp/$name" --config "$config" "${pieces[@]}" "${holdout[@]}" \
+        --steps "$steps" --seed "$seed" "$@" > "$OUT/$name.log" 2>&1
+    }
+    # 350 steps: past two epoch changes (150 steps each), so a render-bound rate shows.
+    go probe-scratch "$dir/probe.json" 1 350 200 & p1=$!
+    go probe-finetune "$dir/probe-finetune.json" 2 350 200 "${init[@]}" & p2=$!
+    ok=0; wait $p1 || ok=1; wait $p2 || ok=1
+    echo "gpu-both: probes done at $(( $(date +%s) - began )) s (failed: $ok)" | tee "$OUT/both.log"
+    # The steady rate (crops a second): each probe's mean over its 25-step reports after
+    # step 50 (the first ones hold the kernels' compilation), the slower probe's.
+    rate=$(for f in /tmp/probe-*/metrics.jsonl; do grep '"phase":"training"' "$f" \
+      | sed 's/.*"step":\([0-9]*\),.*"samples_per_second":\([0-9.]*\).*/\1 \2/' \
+      | awk '$1 > 50 { s += $2; n++ } END { if (n) print s / n }'; done | sort -g | head -1)
+    echo "gpu-both: slower probe ${rate:-?} crops/s" | tee -a "$OUT/both.log"
+    if [ "$ok" != 0 ] || [ -z "$rate" ]; then exit 1; fi
+    # Room to train: the deadline less start-up and validation (~60 s), at 85% of the rate.
+    left=$(( deadline - $(date +%s) ))
+    steps=$(awk -v r="$rate" -v s="$left" 'BEGIN { n = int((s - 60) * r * 0.85 / 128 / 500) * 500; print (n < 500 ? 500 : n) }')
+    echo "gpu-both: $left s left; $steps steps each" | tee -a "$OUT/both.log"
+    go scratch "$dir/recipe.json" 21 "$steps" $(( left - 15 )) & p1=$!
+    go finetune "$dir/finetune.json" 22 "$steps" $(( left - 15 )) "${init[@]}" & p2=$!
+    wait $p1 || echo "gpu-both: scratch stopped ($?)" | tee -a "$OUT/both.log"
+    wait $p2 || echo "gpu-both: finetune stopped ($?)" | tee -a "$OUT/both.log"
+    echo "gpu-both: done at $(( $(date +%s) - began )) s" | tee -a "$OUT/both.log"
+    for name in scratch finetune; do
+      [ -d "/tmp/$name" ] && tar -czf "$OUT/$name.tar.gz" -C /tmp "$name"
+    done
+    exit 0
+  fi
   if [ "${MODE:-check}" = train ]; then
     rm -rf /tmp/all /tmp/probe /tmp/run  # a rerun on a warm machine starts clean
     tar -xzf "$dir/all.tar.gz" -C /tmp
