@@ -72,6 +72,33 @@ fn usage_errors_exit_2() {
     assert_exit(&run_bin("infer", &["--no-such-flag"]), 2);
 }
 
+/// A backend that cannot run here is a clear error before anything is written (with the
+/// feature, a machine without a GPU gets "no usable GPU ..." the same way).
+#[cfg(not(feature = "wgpu"))]
+#[test]
+fn train_on_an_unavailable_backend_is_a_clear_error() {
+    let tmp = TempDir::new("cli-backend");
+    let out_dir = tmp.0.join("out");
+    let out = run_bin(
+        "train",
+        &[
+            "--backend",
+            "wgpu",
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--pieces",
+            "data/pieces/fenscan",
+            "--steps",
+            "1",
+        ],
+    );
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--features wgpu"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!out_dir.exists());
+}
+
 #[test]
 fn a_piece_set_that_is_not_a_folder_is_named_with_the_reason() {
     let tmp = TempDir::new("cli-pieces");

@@ -31,7 +31,37 @@ impl Backend {
 
 #[cfg(feature = "wgpu")]
 fn wgpu_device() -> Result<Device, String> {
-    Ok(Device::wgpu(burn::tensor::DeviceKind::DefaultDevice))
+    use std::sync::{Mutex, OnceLock};
+    // cubecl takes the GPU adapter on first use and, when there is none, panics in its
+    // device thread and then in ours: try it once here, quietly, and say what is missing.
+    static PROBE: OnceLock<Result<(), String>> = OnceLock::new();
+    let device = Device::wgpu(burn::tensor::DeviceKind::DefaultDevice);
+    let probe = PROBE.get_or_init(|| {
+        static MESSAGES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| {
+            if let (Ok(mut m), Some(text)) = (MESSAGES.lock(), info.payload_as_str()) {
+                m.push(text.to_string());
+            }
+        }));
+        let first_use = device.clone();
+        let result = std::panic::catch_unwind(move || {
+            burn::tensor::Tensor::<1>::zeros([1], &first_use).into_data();
+        });
+        std::panic::set_hook(hook);
+        result.map_err(|_| {
+            let why = MESSAGES
+                .lock()
+                .ok()
+                .and_then(|m| m.first().cloned())
+                .unwrap_or_else(|| "the GPU could not be started".into());
+            format!(
+                "no usable GPU for --backend wgpu ({why}); it needs a Vulkan, Metal or DX12 \
+                 driver (on Linux: the Vulkan loader libvulkan1 and the GPU vendor's ICD)"
+            )
+        })
+    });
+    probe.clone().map(|()| device)
 }
 
 #[cfg(not(feature = "wgpu"))]

@@ -145,6 +145,9 @@ pub enum TrainError {
     /// A bad configuration value.
     #[error("invalid training configuration: {0}")]
     Config(String),
+    /// The chosen compute backend cannot run here (no GPU, or not built in).
+    #[error("{0}")]
+    Backend(String),
     /// A checkpoint could not be read or written.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
@@ -216,7 +219,7 @@ pub fn train(
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> Result<Option<ModelCard>, TrainError> {
     cfg.validate()?;
-    let device = run.backend.device().map_err(TrainError::Config)?;
+    let device = run.backend.device().map_err(TrainError::Backend)?;
     device.seed(cfg.seed);
     let train_device = device.clone().autodiff();
     // `run` is handed on whole at the end; the folder is kept apart.
