@@ -23,10 +23,14 @@
 # the steady rate of parallel 350-step probes to end by $GPU_DEADLINE seconds (default
 # 540) after the start, and each is stopped there regardless (its last 1,000-step
 # checkpoint is kept). Results: $OUT/scratch.tar.gz and $OUT/finetune.tar.gz.
+# BOTH_SEEDS="21 22" (default) are the two runs' seeds; BOTH_FIRST=finetune makes the
+# first run a fine-tune too (still named scratch). Session 24 ran MODE=both
+# GPU_DEADLINE=520, then BOTH_FIRST=finetune BOTH_SEEDS="23 24" GPU_DEADLINE=360.
 #
 # Dry run here without a GPU: SKIP_BUILD=1 bash benches/gpu-check.sh prepare (packs the
 # CPU build), then OUT=/tmp/o GPU_BACKEND=flex GPU_SECONDS=20 MODE=train bash
-# benches/gpu-check.sh run.
+# benches/gpu-check.sh run (or MODE=both GPU_DEADLINE=200).
+# Session 24 ran MODE=both on an H200: ~2,000 crops/s a run, two at a time (BENCHMARKS.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=.gpu
@@ -44,7 +48,10 @@ prepare)
   # shellcheck disable=SC2086
   apt-get $o update >/dev/null
   # shellcheck disable=SC2086
-  (cd "$dir/gl" && apt-get $o download libvulkan1 >/dev/null)
+  # libvulkan1 alone is not enough: the NVIDIA Vulkan driver found no adapter without the
+  # glvnd/EGL/GL loaders (session 24).
+  (cd "$dir/gl" && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 \
+    libgles2 >/dev/null)
   cp -r data/pieces/fenscan "$dir/pieces/"
   if [ -d ../shared/pieces/lichess ]; then cp -r ../shared/pieces/lichess "$dir/pieces/"; fi
   # MODE=train's sets, packed (fonts are most of the ~20 MB): $P's folders, and N7 and M7
@@ -133,8 +140,13 @@ run)
     left=$(( deadline - $(date +%s) ))
     steps=$(awk -v r="$rate" -v s="$left" 'BEGIN { n = int((s - 60) * r * 0.85 / 128 / 500) * 500; print (n < 500 ? 500 : n) }')
     echo "gpu-both: $left s left; $steps steps each" | tee -a "$OUT/both.log"
-    go scratch "$dir/recipe.json" 21 "$steps" $(( left - 15 )) & p1=$!
-    go finetune "$dir/finetune.json" 22 "$steps" $(( left - 15 )) "${init[@]}" & p2=$!
+    read -r seed1 seed2 <<< "${BOTH_SEEDS:-21 22}"
+    if [ "${BOTH_FIRST:-scratch}" = finetune ]; then
+      go scratch "$dir/finetune.json" "$seed1" "$steps" $(( left - 15 )) "${init[@]}" & p1=$!
+    else
+      go scratch "$dir/recipe.json" "$seed1" "$steps" $(( left - 15 )) & p1=$!
+    fi
+    go finetune "$dir/finetune.json" "$seed2" "$steps" $(( left - 15 )) "${init[@]}" & p2=$!
     wait $p1 || echo "gpu-both: scratch stopped ($?)" | tee -a "$OUT/both.log"
     wait $p2 || echo "gpu-both: finetune stopped ($?)" | tee -a "$OUT/both.log"
     echo "gpu-both: done at $(( $(date +%s) - began )) s" | tee -a "$OUT/both.log"
