@@ -270,8 +270,10 @@ pub fn train(
 
     let started = Instant::now();
     let mut step = start_step;
-    let (mut loss_sum, mut correct, mut seen, mut t_report) =
-        (0.0f64, 0usize, 0usize, Instant::now());
+    // The running loss and hits stay on the device until a report: reading them every
+    // step would make a GPU wait for each forward pass before the backward is queued.
+    let (mut loss_sum, mut hits_sum): (Option<Tensor<1>>, Option<Tensor<1, Int>>) = (None, None);
+    let (mut seen, mut t_report) = (0usize, Instant::now());
     let s = cfg.crop.size as usize;
     let mut interrupted = false;
     'epochs: while step < cfg.steps {
@@ -296,19 +298,22 @@ pub fn train(
             let logits = model.forward(x);
             let loss = loss_fn.forward(logits.clone(), y.clone());
             let pred = logits.clone().argmax(1).reshape([idx.len()]);
-            let hits: i64 = pred.equal(y).int().sum().into_scalar::<i64>();
-            correct += hits as usize;
+            let hits = pred.equal(y).int().sum();
+            let weighted = loss.clone().detach().mul_scalar(idx.len() as f32);
+            hits_sum = Some(hits_sum.take().map_or(hits.clone(), |h| h + hits));
+            loss_sum = Some(loss_sum.take().map_or(weighted.clone(), |l| l + weighted));
             seen += idx.len();
-            loss_sum += f64::from(loss.clone().into_scalar::<f32>()) * idx.len() as f64;
             let grads = GradientsParams::from_grads(loss.backward(), &model);
             let lr = cfg.learning_rate_at(step);
             model = optim.step(lr, model, grads);
             step += 1;
             if step % 25 == 0 || step == cfg.steps {
+                let loss_total = loss_sum.take().map_or(0.0, |l| l.into_scalar::<f32>());
+                let correct = hits_sum.take().map_or(0, |h| h.into_scalar::<i64>());
                 let p = Progress {
                     step,
                     steps: cfg.steps,
-                    loss: loss_sum / seen.max(1) as f64,
+                    loss: f64::from(loss_total) / seen.max(1) as f64,
                     accuracy: correct as f64 / seen.max(1) as f64,
                     learning_rate: lr,
                     samples_per_second: seen as f64 / t_report.elapsed().as_secs_f64().max(1e-9),
@@ -320,7 +325,7 @@ pub fn train(
                     "{}",
                     serde_json::to_string(&p).unwrap_or_default()
                 );
-                (loss_sum, correct, seen, t_report) = (0.0, 0, 0, Instant::now());
+                (seen, t_report) = (0, Instant::now());
             }
             if step % cfg.checkpoint_every == 0 && step < cfg.steps {
                 checkpoint(out, cfg, &model, &optim, step)?;
