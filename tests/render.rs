@@ -500,3 +500,39 @@ fn quarter_turned_pictures_keep_their_board_and_labels() {
     }
     assert_eq!(ways.len(), 2, "both ways drawn");
 }
+
+/// A set whose white men have no dark ink (a white body, a light grey rim) vanishes on a
+/// book's white squares: it is measured as faint and never drawn on a book theme, while the
+/// project's own set is not faint and is.
+#[test]
+fn white_men_without_dark_ink_are_not_drawn_on_book_themes() {
+    let tmp = TempDir::new("faint-set");
+    let dir = tmp.0.join("faint");
+    std::fs::create_dir_all(&dir).unwrap();
+    for class in &SquareClass::ALL[1..] {
+        let name = class.name();
+        let (fill, rim) = if name.starts_with('w') {
+            ("#ffffff", "#d0d0d0")
+        } else {
+            ("#101010", "#000000")
+        };
+        let svg = format!(
+            "<svg xmlns='http://www.w3.org/2000/svg' width='45' height='45'>\
+             <circle cx='22.5' cy='22.5' r='15' fill='{fill}' stroke='{rim}' stroke-width='2'/></svg>"
+        );
+        std::fs::write(dir.join(format!("{name}.svg")), svg).unwrap();
+    }
+    let faint = PieceSet::load(&dir).unwrap();
+    assert!(faint.white_men_faint(), "{}", faint.white_dark_share());
+    let own = PieceSet::load(&builtin_dir()).unwrap();
+    assert!(!own.white_men_faint(), "{}", own.white_dark_share());
+
+    let mut cfg = clean_config();
+    cfg.look.book_theme = 1.0;
+    let on_faint = Renderer::new(vec![faint], cfg).unwrap();
+    let on_own = renderer(cfg);
+    for i in 0..6 {
+        assert!(!on_faint.render(3, i).theme.starts_with("book"));
+        assert!(on_own.render(3, i).theme.starts_with("book"));
+    }
+}

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
@@ -73,11 +73,17 @@ pub struct PieceSet {
     /// glyphs add the 12 pieces on a dark square (12..24) and the empty dark square (24).
     sources: Vec<Source>,
     cache: Mutex<HashMap<(usize, u32), Arc<Pixmap>>>,
+    /// Share of the white men's ink that is dark, measured on first use.
+    white_dark_share: OnceLock<f64>,
 }
 
 /// The most cached rasters per set before the cache is emptied (bounds memory when boards of
 /// many sizes are drawn).
 const CACHE_LIMIT: usize = 12 * 64;
+
+/// Below this share of dark ink the white men count as faint
+/// ([`PieceSet::white_men_faint`]).
+const FAINT_WHITE_DARK_SHARE: f64 = 0.01;
 
 impl PieceSet {
     /// Loads the set in `dir` (the folder name becomes the set's name).
@@ -93,22 +99,14 @@ impl PieceSet {
                 sources.extend(dark.into_iter().map(Source::Raster));
                 sources.push(Source::Raster(empty));
             }
-            return Ok(PieceSet {
-                name,
-                sources,
-                cache: Mutex::new(HashMap::new()),
-            });
+            return Ok(PieceSet::new(name, sources));
         }
         if dir.join(SPRITE_MANIFEST).is_file() {
             let sources = load_sprite_pieces(dir)?
                 .into_iter()
                 .map(Source::Raster)
                 .collect();
-            return Ok(PieceSet {
-                name,
-                sources,
-                cache: Mutex::new(HashMap::new()),
-            });
+            return Ok(PieceSet::new(name, sources));
         }
         let mut sources = Vec::with_capacity(12);
         for class in &SquareClass::ALL[1..] {
@@ -137,11 +135,16 @@ impl PieceSet {
             };
             sources.push(source);
         }
-        Ok(PieceSet {
+        Ok(PieceSet::new(name, sources))
+    }
+
+    fn new(name: String, sources: Vec<Source>) -> PieceSet {
+        PieceSet {
             name,
             sources,
             cache: Mutex::new(HashMap::new()),
-        })
+            white_dark_share: OnceLock::new(),
+        }
     }
 
     /// The project's own set, compiled into the program (so every binary has a set even
@@ -152,11 +155,7 @@ impl PieceSet {
             .filter_map(|(name, bytes)| svg_source(bytes, Path::new(name)).ok())
             .collect::<Vec<_>>();
         debug_assert_eq!(sources.len(), 12, "the built-in SVGs parse");
-        PieceSet {
-            name: "fenscan".into(),
-            sources,
-            cache: Mutex::new(HashMap::new()),
-        }
+        PieceSet::new("fenscan".into(), sources)
     }
 
     /// Loads every set in the sub-folders of `root` (sorted by name, for determinism).
@@ -212,6 +211,40 @@ impl PieceSet {
     /// glyphs).
     pub fn has_dark_glyphs(&self) -> bool {
         self.sources.len() == 25
+    }
+
+    /// Whether the white men have (almost) no dark ink: no outline, only light greys
+    /// (scid's bauhaus, lichess's pirouetti). On a printed diagram's white squares they
+    /// vanish, a board nobody could read, so such sets are not drawn on book themes.
+    pub fn white_men_faint(&self) -> bool {
+        self.white_dark_share() < FAINT_WHITE_DARK_SHARE
+    }
+
+    /// Of the white men's opaque pixels (rasterised at 48 px), the share darker than mid-grey.
+    pub fn white_dark_share(&self) -> f64 {
+        *self.white_dark_share.get_or_init(|| {
+            let (mut dark, mut opaque) = (0usize, 0usize);
+            for idx in 0..6 {
+                let Some(p) = self.raster_source(idx, 48) else {
+                    continue;
+                };
+                for px in p.pixels().iter().map(|px| px.demultiply()) {
+                    if px.alpha() < 128 {
+                        continue;
+                    }
+                    opaque += 1;
+                    let [r, g, b] = [px.red(), px.green(), px.blue()].map(f64::from);
+                    if 0.2126 * r + 0.7152 * g + 0.0722 * b < 128.0 {
+                        dark += 1;
+                    }
+                }
+            }
+            if opaque == 0 {
+                1.0
+            } else {
+                dark as f64 / opaque as f64
+            }
+        })
     }
 
     /// The font's glyph for `class` on a hatched dark square (the empty hatched square for

@@ -288,7 +288,7 @@ fn second_board(
         if overlaps((x - 4.0, y - 4.0, side + 8.0, side + 8.0), main) {
             continue;
         }
-        let theme = random_theme(0.3, 0.1, rng);
+        let theme = random_theme(0.3, 0.1, true, rng);
         let set = &sets[rng.random_range(0..sets.len())];
         let look = BoardLook {
             theme: &theme,

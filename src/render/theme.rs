@@ -96,9 +96,10 @@ pub fn themes() -> Vec<Theme> {
 }
 
 /// A printed-diagram theme (with probability `book_share`), a random palette (with
-/// probability `random_share`) or a theme from the list. Colours get a small random jitter.
-pub fn random_theme(random_share: f64, book_share: f64, rng: &mut impl Rng) -> Theme {
-    let mut theme = if rng.random_bool(book_share) {
+/// probability `random_share`) or a theme from the list (its book themes only if `books`).
+/// Colours get a small random jitter.
+pub fn random_theme(random_share: f64, book_share: f64, books: bool, rng: &mut impl Rng) -> Theme {
+    let mut theme = if rng.random_bool(if books { book_share } else { 0.0 }) {
         let books: Vec<Theme> = themes().into_iter().filter(is_book_theme).collect();
         // Diagonal hatching is the classic book and magazine diagram; flat grey is the
         // modern one; horizontal lines and dots are rarer (older books, newspapers).
@@ -134,7 +135,10 @@ pub fn random_theme(random_share: f64, book_share: f64, rng: &mut impl Rng) -> T
             style: Style::Flat,
         }
     } else {
-        let all = themes();
+        let mut all = themes();
+        if !books {
+            all.retain(|t| !is_book_theme(t));
+        }
         all[rng.random_range(0..all.len())].clone()
     };
     for c in theme.light.iter_mut().chain(theme.dark.iter_mut()) {
@@ -319,7 +323,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut counts = std::collections::HashMap::new();
         for _ in 0..4000 {
-            let t = random_theme(0.0, 1.0, &mut rng);
+            let t = random_theme(0.0, 1.0, true, &mut rng);
             assert!(is_book_theme(&t), "{}", t.name);
             *counts.entry(t.style).or_insert(0) += 1;
         }
