@@ -17,6 +17,9 @@
 # the machine, then the run gets as many steps as fit in $GPU_SECONDS (default 400) of
 # training. Everything lands in $OUT/run.tar.gz (the device tool returns 8 files at most);
 # here: tar -xzf run.tar.gz, then `train --init run --steps 0 $P $H` and infer eval.
+# MODE=speed: where the GPU's time goes (~3 min): batch 128 alone, batch 512 alone, two
+# batch-128 runs at once; $OUT/speed.txt. Session 24 left it for the next lease, to be run
+# first (the loop then read two numbers back from the GPU every step; it no longer does).
 # MODE=both: two runs side by side on the one GPU (a small model leaves it mostly idle),
 # eight render threads each: the from-scratch run of MODE=train and a fine-tune of the
 # shipped second model (lr 7e-4, the recipe of its CPU fine-tunes). Both are sized from
@@ -69,7 +72,7 @@ prepare)
     # The recipe: the shipped second model's training config, with the session-9
     # augmentations and a validation of the usual 150 boards a set.
     python3 - checkpoints/default/second/training.json "$dir/recipe.json" "$dir/probe.json" \
-      "$dir/finetune.json" "$dir/probe-finetune.json" <<'PY'
+      "$dir/finetune.json" "$dir/probe-finetune.json" "$dir/probe-b512.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 c["synth"]["look"]["tinted_pieces"] = 0.15
@@ -85,6 +88,11 @@ c["learning_rate"] = 0.0007
 json.dump(c, open(sys.argv[4], "w"), indent=1)
 c["val_boards"] = 2
 json.dump(c, open(sys.argv[5], "w"), indent=1)
+# MODE=speed's larger batch: four times the crops a step from four times the boards.
+c["learning_rate"] = 0.003
+c["batch_size"] = 512
+c["boards_per_epoch"] = 960
+json.dump(c, open(sys.argv[6], "w"), indent=1)
 PY
   else
     echo "(no data/pieces-extra/more: run data/fetch-pieces first for MODE=train)" >&2
@@ -107,6 +115,35 @@ run)
     holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
   fi
   backend=${GPU_BACKEND:-wgpu}
+  if [ "${MODE:-check}" = speed ]; then
+    # Where the GPU's time goes (about 3 min): one run alone at batch 128, one at 512, and
+    # two batch-128 runs at once; 300 steps each, mean crops/s of the reports after step 50.
+    rm -rf /tmp/all /tmp/speed-*
+    tar -xzf "$dir/all.tar.gz" -C /tmp
+    pieces=(--pieces "$dir/pieces/fenscan" --pieces "$dir/pieces/lichess")
+    for f in pychess npm dreamchess fonts eboard scid n7 m7; do pieces+=(--pieces "/tmp/all/$f"); done
+    holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
+    one() {
+      local name=$1 config=$2 threads=$3
+      RAYON_NUM_THREADS=$threads timeout -s INT -k 20 240 /tmp/fenscan-train --backend "$backend" \
+        --out "/tmp/speed-$name" --config "$config" "${pieces[@]}" "${holdout[@]}" \
+        --steps "${SPEED_STEPS:-300}" --seed 1 > "$OUT/speed-$name.log" 2>&1 || true
+    }
+    rate() {
+      grep '"phase":"training"' "/tmp/speed-$1/metrics.jsonl" 2>/dev/null \
+        | sed 's/.*"step":\([0-9]*\),.*"samples_per_second":\([0-9.]*\).*/\1 \2/' \
+        | awk '$1 > 50 { s += $2; n++ } END { if (n) printf "%.0f", s / n; else print "?" }'
+    }
+    one b128 "$dir/probe.json" 16
+    echo "gpu-speed: batch 128 alone: $(rate b128) crops/s" | tee "$OUT/speed.txt"
+    one b512 "$dir/probe-b512.json" 16
+    echo "gpu-speed: batch 512 alone: $(rate b512) crops/s" | tee -a "$OUT/speed.txt"
+    one pa "$dir/probe.json" 8 & p1=$!
+    one pb "$dir/probe.json" 8 & p2=$!
+    wait $p1 $p2
+    echo "gpu-speed: two batch-128 runs at once: $(rate pa) + $(rate pb) crops/s" | tee -a "$OUT/speed.txt"
+    exit 0
+  fi
   if [ "${MODE:-check}" = both ]; then
     began=$(date +%s)
     deadline=$(( began + ${GPU_DEADLINE:-540} ))
