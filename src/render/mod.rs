@@ -215,8 +215,8 @@ impl Renderer {
             cfg.look.book_theme
         };
         // White men without dark ink would vanish on a book's white squares: never in print.
-        let books = !set.white_men_faint();
-        let theme = theme::random_theme(cfg.look.random_theme, book_share, books, rng);
+        let allow_books = !set.white_men_faint();
+        let theme = theme::random_theme(cfg.look.random_theme, book_share, allow_books, rng);
         let r: f64 = rng.random();
         let coordinates = if r < cfg.look.coordinates_inside {
             Coordinates::Inside

@@ -96,10 +96,15 @@ pub fn themes() -> Vec<Theme> {
 }
 
 /// A printed-diagram theme (with probability `book_share`), a random palette (with
-/// probability `random_share`) or a theme from the list (its book themes only if `books`).
-/// Colours get a small random jitter.
-pub fn random_theme(random_share: f64, book_share: f64, books: bool, rng: &mut impl Rng) -> Theme {
-    let mut theme = if rng.random_bool(if books { book_share } else { 0.0 }) {
+/// probability `random_share`) or a theme from the list (its book themes only if
+/// `allow_books`). Colours get a small random jitter.
+pub fn random_theme(
+    random_share: f64,
+    book_share: f64,
+    allow_books: bool,
+    rng: &mut impl Rng,
+) -> Theme {
+    let mut theme = if rng.random_bool(if allow_books { book_share } else { 0.0 }) {
         let books: Vec<Theme> = themes().into_iter().filter(is_book_theme).collect();
         // Diagonal hatching is the classic book and magazine diagram; flat grey is the
         // modern one; horizontal lines and dots are rarer (older books, newspapers).
@@ -136,7 +141,7 @@ pub fn random_theme(random_share: f64, book_share: f64, books: bool, rng: &mut i
         }
     } else {
         let mut all = themes();
-        if !books {
+        if !allow_books {
             all.retain(|t| !is_book_theme(t));
         }
         all[rng.random_range(0..all.len())].clone()
