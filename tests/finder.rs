@@ -3,14 +3,16 @@
 
 use fenscan::board::{FinderConfig, NotFoundReason, find};
 use fenscan::eval::corner_error;
+use fenscan::render::SynthConfig;
 use fenscan::render::config::Effect;
-use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 use resvg::tiny_skia::{Color, Pixmap};
+
+use crate::util::own_set_renderer;
 
 /// Renders `n` boards with `cfg` and counts those found with every corner within 2% of
 /// the board side; returns (found within tolerance, report of the others).
 fn found_within_tolerance(cfg: SynthConfig, seed: u64, n: u64) -> (usize, Vec<String>) {
-    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let renderer = own_set_renderer(cfg);
     let finder = FinderConfig::default();
     let mut ok = 0;
     let mut report = Vec::new();
@@ -176,7 +178,7 @@ fn perspective_board_is_found(seed: u64, index: u64) {
     )
     .unwrap();
     let cfg: SynthConfig = serde_json::from_str(&text).unwrap();
-    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let renderer = own_set_renderer(cfg);
     let r = renderer.render(seed, index);
     let found = find(&r.image, &FinderConfig::default()).expect("board found");
     let err = corner_error(&found.quad, &r.quad);

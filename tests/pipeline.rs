@@ -6,9 +6,11 @@ use std::path::Path;
 use fenscan::board_top::PictureTop;
 use fenscan::classifier::Backend;
 use fenscan::recognize::{Constraints, RecognizeOptions, Recognizer};
-use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
+use fenscan::render::SynthConfig;
 
-use crate::util::{TempDir, assert_exit, run_bin, run_bin_in, screenshot_degradations};
+use crate::util::{
+    TempDir, assert_exit, own_set_renderer, run_bin, run_bin_in, screenshot_degradations,
+};
 
 fn shipped() -> Recognizer {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
@@ -58,7 +60,7 @@ fn readme_sample_gives_its_fen() {
 fn cluttered_screenshots_are_read() {
     let mut cfg = screenshots(240);
     cfg.positions.random_placement = 0.0;
-    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let renderer = own_set_renderer(cfg);
     let rec = shipped();
     let opts = white_below();
     let n = 8;
@@ -102,7 +104,7 @@ fn editor_boards_keep_their_pieces() {
     cfg.positions.random_placement = 0.0;
     cfg.positions.thinned_game = 0.0;
     cfg.positions.free_placement = 1.0;
-    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let renderer = own_set_renderer(cfg);
     let rec = shipped();
     let opts = white_below();
     let n: u64 = 8;
@@ -152,7 +154,7 @@ fn only_unsure_squares_are_read_again() {
     cfg.look.black_bottom = 0.0;
     cfg.scene.rotation.probability = 0.0;
     cfg.scene.perspective.probability = 0.0;
-    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let renderer = own_set_renderer(cfg);
     let rec = shipped();
     let without = RecognizeOptions {
         lookalike: None,
@@ -210,7 +212,7 @@ fn pictures_turned_a_quarter_are_read_upright() {
     // on their side, and the board is read in the turn whose pieces stand upright.
     let mut cfg = screenshots(240);
     cfg.positions.random_placement = 0.0;
-    let renderer = Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap();
+    let renderer = own_set_renderer(cfg);
     let rec = shipped();
     let opts = white_below();
     let mut report = Vec::new();

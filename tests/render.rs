@@ -7,11 +7,7 @@ use fenscan::render::config::{DegradeConfig, Effect, OverlayConfig};
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 use fenscan::squares::{CropConfig, cut};
 
-use crate::util::{TempDir, assert_exit, run_bin};
-
-fn renderer(cfg: SynthConfig) -> Renderer {
-    Renderer::new(vec![PieceSet::load(&builtin_dir()).unwrap()], cfg).unwrap()
-}
+use crate::util::{TempDir, assert_exit, own_set_renderer, run_bin};
 
 /// No overlays, no degradations, flat named themes only: pixels can be checked exactly.
 fn clean_config() -> SynthConfig {
@@ -36,7 +32,7 @@ fn clean_config() -> SynthConfig {
 
 #[test]
 fn same_seed_same_image() {
-    let r = renderer(SynthConfig::default());
+    let r = own_set_renderer(SynthConfig::default());
     for i in 0..3 {
         let a = r.render(11, i);
         let b = r.render(11, i);
@@ -60,7 +56,7 @@ fn scan_and_shading_are_applied_and_labelled() {
     // Only printed diagrams are scanned, with 32+ pixels a square.
     cfg.look.book_theme = 1.0;
     cfg.scene.min_board = 400;
-    let r = renderer(cfg).render(3, 0);
+    let r = own_set_renderer(cfg).render(3, 0);
     assert!(
         r.effects.iter().any(|e| e.starts_with("scan:")),
         "{:?}",
@@ -84,7 +80,7 @@ fn scan_and_shading_are_applied_and_labelled() {
 
 #[test]
 fn board_area_render_is_the_same_board_cut_smaller() {
-    let r = renderer(SynthConfig::default());
+    let r = own_set_renderer(SynthConfig::default());
     for i in 0..12 {
         let full = r.render(21, i);
         let area = r.render_board_area(21, i);
@@ -109,7 +105,7 @@ fn board_area_render_is_the_same_board_cut_smaller() {
 
 #[test]
 fn labels_agree_with_pixels() {
-    let r = renderer(clean_config());
+    let r = own_set_renderer(clean_config());
     let crop = CropConfig {
         size: 24,
         context: 0.0,
@@ -366,7 +362,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     restyled.look.tinted_pieces = 1.0;
     restyled.look.stretched_pieces = 1.0;
     restyled.look.mirrored_pieces = 1.0;
-    let (a, b) = (renderer(plain), renderer(restyled));
+    let (a, b) = (own_set_renderer(plain), own_set_renderer(restyled));
     // Validation's config: with all of them off, the very same bytes as never asking.
     let validation = b
         .with_config(restyled.without_training_augmentations())
@@ -405,7 +401,7 @@ fn augmented_book_themes(
     plain.look.book_theme = 1.0;
     let mut augmented = plain;
     augment(&mut augmented);
-    let (a, b) = (renderer(plain), renderer(augmented));
+    let (a, b) = (own_set_renderer(plain), own_set_renderer(augmented));
     let validation = b
         .with_config(augmented.without_training_augmentations())
         .unwrap();
@@ -463,7 +459,7 @@ fn quarter_turned_pictures_keep_their_board_and_labels() {
     let upright = clean_config();
     let mut turned = upright;
     turned.scene.quarter_turn = 1.0;
-    let (a, b) = (renderer(upright), renderer(turned));
+    let (a, b) = (own_set_renderer(upright), own_set_renderer(turned));
     let mut ways = std::collections::HashSet::new();
     for i in 0..6 {
         let (x, y) = (a.render(9, i), b.render(9, i));
@@ -530,7 +526,7 @@ fn white_men_without_dark_ink_are_not_drawn_on_book_themes() {
     let mut cfg = clean_config();
     cfg.look.book_theme = 1.0;
     let on_faint = Renderer::new(vec![faint], cfg).unwrap();
-    let on_own = renderer(cfg);
+    let on_own = own_set_renderer(cfg);
     for i in 0..6 {
         assert!(!on_faint.render(3, i).theme.starts_with("book"));
         assert!(on_own.render(3, i).theme.starts_with("book"));

@@ -25,6 +25,12 @@ pub fn screenshot_degradations() -> fenscan::render::config::DegradeConfig {
     }
 }
 
+/// A renderer drawing the project's own piece set with `cfg`.
+pub fn own_set_renderer(cfg: fenscan::render::SynthConfig) -> fenscan::render::Renderer {
+    let own = fenscan::render::PieceSet::load(&fenscan::render::pieces::builtin_dir()).unwrap();
+    fenscan::render::Renderer::new(vec![own], cfg).unwrap()
+}
+
 /// Path of a file under `tests/fixtures`.
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
