@@ -115,14 +115,19 @@ run)
     holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
   fi
   backend=${GPU_BACKEND:-wgpu}
-  if [ "${MODE:-check}" = speed ]; then
-    # Where the GPU's time goes (about 3 min): one run alone at batch 128, one at 512, and
-    # two batch-128 runs at once; 300 steps each, mean crops/s of the reports after step 50.
-    rm -rf /tmp/all /tmp/speed-*
+  # MODE=speed/both/train: every training set of the shipped recipe, unpacked to /tmp/all.
+  unpack_all() {
+    rm -rf /tmp/all
     tar -xzf "$dir/all.tar.gz" -C /tmp
     pieces=(--pieces "$dir/pieces/fenscan" --pieces "$dir/pieces/lichess")
     for f in pychess npm dreamchess fonts eboard scid n7 m7; do pieces+=(--pieces "/tmp/all/$f"); done
     holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
+  }
+  if [ "${MODE:-check}" = speed ]; then
+    # Where the GPU's time goes (about 3 min): one run alone at batch 128, one at 512, and
+    # two batch-128 runs at once; 300 steps each, mean crops/s of the reports after step 50.
+    rm -rf /tmp/speed-*
+    unpack_all
     one() {
       local name=$1 config=$2 threads=$3
       RAYON_NUM_THREADS=$threads timeout -s INT -k 20 240 /tmp/fenscan-train --backend "$backend" \
@@ -147,12 +152,8 @@ run)
   if [ "${MODE:-check}" = both ]; then
     began=$(date +%s)
     deadline=$(( began + ${GPU_DEADLINE:-540} ))
-    rm -rf /tmp/all /tmp/probe-* /tmp/scratch /tmp/finetune
-    tar -xzf "$dir/all.tar.gz" -C /tmp
-    a=/tmp/all
-    pieces=(--pieces "$dir/pieces/fenscan" --pieces "$dir/pieces/lichess")
-    for f in pychess npm dreamchess fonts eboard scid n7 m7; do pieces+=(--pieces "$a/$f"); done
-    holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
+    rm -rf /tmp/probe-* /tmp/scratch /tmp/finetune
+    unpack_all
     init=(--init checkpoints/default/second)
     # name, config, seed, extra arguments
     go() {
@@ -193,12 +194,8 @@ run)
     exit 0
   fi
   if [ "${MODE:-check}" = train ]; then
-    rm -rf /tmp/all /tmp/probe /tmp/run  # a rerun on a warm machine starts clean
-    tar -xzf "$dir/all.tar.gz" -C /tmp
-    a=/tmp/all
-    pieces=(--pieces "$dir/pieces/fenscan" --pieces "$dir/pieces/lichess")
-    for f in pychess npm dreamchess fonts eboard scid n7 m7; do pieces+=(--pieces "$a/$f"); done
-    holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
+    rm -rf /tmp/probe /tmp/run  # a rerun on a warm machine starts clean
+    unpack_all
     # Probe: 100 steps with a token validation, to size the run to the time left (awk, not
     # python: that machine may have none).
     t0=$(date +%s.%N)
