@@ -95,6 +95,10 @@ struct ModelArgs {
     /// Do not read unsure squares again from slightly shifted windows.
     #[arg(long)]
     no_relook: bool,
+    /// Do not read a faded board (tones squeezed towards grey: a photo of a screen in
+    /// daylight, newsprint) again with its tones stretched.
+    #[arg(long)]
+    no_stretch: bool,
     /// Report squares whose best class is below this probability (0.9 flags about three
     /// quarters of the mistakes on hard synthetic boards, ~3 squares a board; see
     /// BENCHMARKS.md).
@@ -203,6 +207,11 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
             None
         } else {
             RecognizeOptions::default().unlike_twins_margin
+        },
+        stretch_faded_below: if model.no_stretch {
+            None
+        } else {
+            RecognizeOptions::default().stretch_faded_below
         },
         ..RecognizeOptions::default()
     }

@@ -242,6 +242,12 @@ fn print_notes(prefix: &str, r: &Recognition) {
     if let Some(how) = turned {
         eprintln!("{prefix}the picture is {how}; read with the pieces standing upright");
     }
+    if let Some(t) = r.tones.filter(|t| t.stretched) {
+        eprintln!(
+            "{prefix}the board's tones are faded (greys {:.0} to {:.0} of 255): read with them stretched",
+            t.dark, t.light
+        );
+    }
     for s in &r.uncertain {
         let alt: Vec<String> = s
             .top

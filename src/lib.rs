@@ -43,6 +43,7 @@ pub mod debug_image;
 pub mod decode;
 pub mod eval;
 pub mod io;
+pub mod levels;
 pub mod lookalike;
 pub mod orientation;
 pub mod quad;

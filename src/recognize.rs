@@ -17,6 +17,7 @@ use crate::decode::{Change, DecodeConfig, argmax, clearly_not_a_game, decode_gam
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
 use crate::fen::{Castling, Fen};
+use crate::levels;
 use crate::lookalike::{self, LookalikeConfig};
 use crate::orientation::{OrientationDecision, OrientationSource, from_position};
 use crate::placement::{Placement, square_at};
@@ -84,6 +85,10 @@ pub struct RecognizeOptions {
     /// do with each other (`None`: off). Default 0.2 (see
     /// [`crate::lookalike::unlike_twins`]).
     pub unlike_twins_margin: Option<f32>,
+    /// A board whose tones span less than this (grey levels between its darkest and
+    /// lightest, see [`crate::levels::board_tones`]) is also read with them stretched to
+    /// the full range, and the surer reading kept (`None`: off). Default 170.
+    pub stretch_faded_below: Option<f32>,
     /// The FEN fields the picture cannot show.
     pub fields: FenFields,
 }
@@ -99,6 +104,7 @@ impl Default for RecognizeOptions {
             orientation: None,
             uncertain_below: 0.9,
             unlike_twins_margin: Some(0.2),
+            stretch_faded_below: Some(levels::FADED_BELOW),
             fields: FenFields::default(),
         }
     }
@@ -170,6 +176,9 @@ pub struct Recognition {
     /// piece on the same square colour (reported as uncertain too).
     #[serde(serialize_with = "ser_squares")]
     pub unlike_twins: Vec<Square>,
+    /// The board's tones, and whether the board was read with them stretched (see
+    /// [`crate::levels`]); `None` when that step is off.
+    pub tones: Option<BoardTones>,
     /// Unsure squares read again from shifted windows (see [`crate::relook`]).
     #[serde(serialize_with = "ser_squares")]
     pub relooked: Vec<Square>,
@@ -185,6 +194,19 @@ pub struct Recognition {
     pub lichess_url: String,
     /// Milliseconds per stage: find, cut, classify, decode.
     pub timings_ms: [f64; 4],
+}
+
+/// The tones over a board (see [`crate::levels`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BoardTones {
+    /// Its darkest grey (0..255; the extreme 0.2% of samples left out).
+    pub dark: f32,
+    /// Its lightest grey.
+    pub light: f32,
+    /// Whether the range was narrow enough to try reading it stretched.
+    pub faded: bool,
+    /// Whether the stretched reading was surer, and so was kept.
+    pub stretched: bool,
 }
 
 /// Whether the chess constraints ([`crate::decode`]) were applied to a board.
@@ -305,7 +327,34 @@ impl Recognizer {
             })
         })?;
         board.quad = settled.quad;
-        let (mut image_probs, crops) = (settled.probs, settled.crops);
+        let (mut image_probs, mut crops) = (settled.probs, settled.crops);
+        // A faded picture is also read with its tones stretched; the surer reading is kept.
+        let stretched_img;
+        let mut img = img;
+        let mut tones = None;
+        if let Some(below) = opts.stretch_faded_below
+            && let Some(range) = levels::board_tones(img, &board.quad)
+        {
+            let faded = range.1 - range.0 < below;
+            let mut stretched = false;
+            if faded {
+                let candidate = levels::stretched(img, range);
+                let crops_s = cut(&candidate, &board.quad, self.classifier.crop())?;
+                let probs_s = self.classifier.read_board(&crops_s);
+                if levels::sureness(&probs_s) > levels::sureness(&image_probs) {
+                    stretched_img = candidate;
+                    img = &stretched_img;
+                    (image_probs, crops) = (probs_s, crops_s);
+                    stretched = true;
+                }
+            }
+            tones = Some(BoardTones {
+                dark: range.0,
+                light: range.1,
+                faded,
+                stretched,
+            });
+        }
         let relooked = match &opts.relook {
             Some(cfg) => relook::apply(&self.classifier, img, &board.quad, &mut image_probs, cfg)?,
             None => Vec::new(),
@@ -449,6 +498,7 @@ impl Recognizer {
             uncertain,
             unlike_twins,
             relooked,
+            tones,
             twins,
             changes,
             constraints,

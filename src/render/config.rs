@@ -222,6 +222,10 @@ pub struct DegradeConfig {
     /// carry speckled rings); strength = largest amount (2.0: the edge's contrast tripled).
     /// Off by default, a training augmentation: synth's output stays as it was.
     pub sharpen: Effect,
+    /// Faded tones, as in a photo of a screen in daylight, grey newsprint or an old scan:
+    /// blacks lifted towards grey, whites a little dimmed; strength = largest share of the
+    /// tonal range lost (0.5). Off by default (synth's output stays as it was).
+    pub fade: Effect,
 }
 
 impl DegradeConfig {
@@ -240,6 +244,7 @@ impl DegradeConfig {
         scan: effect(0.0, 0.0),
         halftone: effect(0.0, 0.0),
         sharpen: effect(0.0, 0.0),
+        fade: effect(0.0, 0.0),
     };
 }
 
@@ -259,6 +264,7 @@ impl Default for DegradeConfig {
             scan: effect(0.15, 0.12),
             halftone: effect(0.15, 0.08),
             sharpen: effect(0.0, 2.0),
+            fade: effect(0.0, 0.5),
         }
     }
 }
@@ -313,6 +319,7 @@ impl SynthConfig {
                 "degrade.sharpen.probability",
                 self.degrade.sharpen.probability,
             ),
+            ("degrade.fade.probability", self.degrade.fade.probability),
             ("look.random_theme", self.look.random_theme),
             ("look.book_theme", self.look.book_theme),
             ("look.black_bottom", self.look.black_bottom),

@@ -139,6 +139,14 @@ pub fn degrade(
         color_shift(img, cfg.color.strength, rng);
         applied.push("color".into());
     }
+    // Drawn only when switched on, as sharpening is.
+    if cfg.fade.probability > 0.0 && rng.random_bool(cfg.fade.probability) {
+        let lost = rng.random_range(0.1..cfg.fade.strength.max(0.11));
+        // Mostly the blacks lift (glare on a screen, grey ink on newsprint).
+        let lift = lost * rng.random_range(0.4..1.0f32);
+        fade(img, lift, lost);
+        applied.push(format!("fade:{lost:.2}"));
+    }
     if let Some(s) = draw_strength(cfg.lighting, 0.1, rng) {
         lighting(img, s, rng);
         applied.push("lighting".into());
@@ -233,6 +241,14 @@ fn color_shift(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
         for c in 0..3 {
             p.0[c] = lut[c][p.0[c] as usize];
         }
+    }
+}
+
+/// Squeezes the tones into `255 * lift ..= 255 * (lift + 1 - lost)`.
+fn fade(img: &mut RgbImage, lift: f32, lost: f32) {
+    let lut: [u8; 256] = std::array::from_fn(|v| to_u8(255.0 * lift + v as f32 * (1.0 - lost)));
+    for c in img.iter_mut() {
+        *c = lut[*c as usize];
     }
 }
 

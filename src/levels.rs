@@ -1,0 +1,105 @@
+//! Faded tones: a photo of a screen in daylight, a newspaper's grey paper and ink, an old
+//! scan squeeze a board's tones towards a middle grey. The classifier learnt colour from
+//! boards whose black men are near black; on a faded board they read grey, and grey men
+//! are read as either colour. This step measures the tones over the board and, when their
+//! range is narrow, stretches it back (the same line on every channel, so hues keep).
+
+use image::RgbImage;
+
+use crate::quad::Quad;
+use crate::squares::sample_bilinear;
+
+/// Tone ranges (grey levels) under which a board is also read stretched. Chosen on the
+/// synthetic board sets (BENCHMARKS.md, session 25): a rendered board spans 200-255 levels
+/// and under 170 only when faded; a wider gate changed more boards either way on
+/// pictures that were not faded, for no net gain.
+pub const FADED_BELOW: f32 = 170.0;
+/// Samples a side over the board (a grid of `GRID` x `GRID` points).
+const GRID: usize = 160;
+/// Share of the board's side left out at each edge, so that no sample reaches into a
+/// frame or the page around the board.
+const INSET: f32 = 0.01;
+/// Share of the samples at each end that is ignored (noise, a speck of glare).
+const TAIL: f32 = 0.002;
+/// Where the stretched tones land: near black and near white, as on a rendered board.
+const TARGET: (f32, f32) = (8.0, 247.0);
+
+/// The darkest and lightest grey (Rec. 709 luma, 0..255) over the board, ignoring the
+/// extreme `TAIL` at each end. `None` when the outline is degenerate.
+pub fn board_tones(img: &RgbImage, quad: &Quad) -> Option<(f32, f32)> {
+    let h = quad.homography()?;
+    let mut lumas: Vec<f32> = Vec::with_capacity(GRID * GRID);
+    let at = |k: usize| INSET + (1.0 - 2.0 * INSET) * (k as f32 + 0.5) / GRID as f32;
+    for j in 0..GRID {
+        for i in 0..GRID {
+            let (u, v) = (at(i), at(j));
+            let [x, y] = h.apply([u, v]);
+            let [r, g, b] = sample_bilinear(img, x, y);
+            lumas.push(0.2126 * r + 0.7152 * g + 0.0722 * b);
+        }
+    }
+    let n = lumas.len();
+    let k = ((n as f32 * TAIL) as usize).min(n - 1);
+    let lo = *lumas.select_nth_unstable_by(k, f32::total_cmp).1;
+    let hi = *lumas.select_nth_unstable_by(n - 1 - k, f32::total_cmp).1;
+    Some((lo, hi))
+}
+
+/// `img` with the tones `lo..hi` stretched to the full range (clamped outside it).
+pub fn stretched(img: &RgbImage, (lo, hi): (f32, f32)) -> RgbImage {
+    let gain = (TARGET.1 - TARGET.0) / (hi - lo).max(1.0);
+    let lut: [u8; 256] = std::array::from_fn(|v| {
+        ((v as f32 - lo) * gain + TARGET.0)
+            .round()
+            .clamp(0.0, 255.0) as u8
+    });
+    let mut out = img.clone();
+    for c in out.iter_mut() {
+        *c = lut[*c as usize];
+    }
+    out
+}
+
+/// How sure a reading is: the sum over its squares of the log top probability.
+pub fn sureness(probs: &[[f32; 13]]) -> f32 {
+    probs
+        .iter()
+        .map(|p| crate::classifier::top_probability(p).max(1e-6).ln())
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgb;
+
+    fn checkerboard(dark: u8, light: u8) -> RgbImage {
+        RgbImage::from_fn(80, 80, |x, y| {
+            if (x / 10 + y / 10) % 2 == 0 {
+                Rgb([light; 3])
+            } else {
+                Rgb([dark; 3])
+            }
+        })
+    }
+
+    #[test]
+    fn tones_are_measured_inside_the_outline() {
+        // A black frame around a faded board: the frame is outside the outline.
+        let mut img = RgbImage::from_pixel(100, 100, Rgb([0, 0, 0]));
+        image::imageops::replace(&mut img, &checkerboard(100, 200), 10, 10);
+        let (lo, hi) = board_tones(&img, &Quad::square(10.0, 10.0, 80.0)).unwrap();
+        assert!(
+            (lo - 100.0).abs() < 1.0 && (hi - 200.0).abs() < 1.0,
+            "{lo} {hi}"
+        );
+    }
+
+    #[test]
+    fn stretching_spreads_the_range_and_keeps_the_order() {
+        let img = checkerboard(100, 200);
+        let out = stretched(&img, (100.0, 200.0));
+        assert_eq!(out.get_pixel(0, 0).0, [247; 3]);
+        assert_eq!(out.get_pixel(10, 0).0, [8; 3]);
+    }
+}
