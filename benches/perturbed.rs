@@ -55,7 +55,7 @@ fn main() {
                     return (li.kind.clone(), vec![false; CHANGES.len()]);
                 };
                 let upright = rec.recognize(&img, &opts).ok();
-                let quad = upright.as_ref().map(|r| r.board.quad.clone());
+                let quad = upright.as_ref().map(|r| r.board.quad);
                 let exact: Vec<bool> = CHANGES
                     .iter()
                     .enumerate()
