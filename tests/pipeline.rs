@@ -345,6 +345,7 @@ fn json_output_has_the_fields() {
         "uncertain",
         "unlike_twins",
         "relooked",
+        "tones",
         "twins",
         "changes",
         "problems",
@@ -352,6 +353,7 @@ fn json_output_has_the_fields() {
     ] {
         assert!(!v[key].is_null(), "missing {key}: {v}");
     }
+    assert!(v["tones"]["dark"].as_f64().unwrap() < v["tones"]["light"].as_f64().unwrap());
     assert_eq!(v["squares"].as_array().unwrap().len(), 64);
     assert_eq!(v["squares"][0]["top"].as_array().unwrap().len(), 3);
     assert!(v["fen"].as_str().unwrap().contains(" b "));
