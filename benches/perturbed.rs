@@ -1,6 +1,6 @@
 //! Labelled pictures as they travel: each image of each set is read as it is and after each
 //! of a few everyday changes (doubled, shrunk to half and to a third, saved again as a poor JPEG, cropped to the
-//! board or a little inside it, turned a few degrees, washed out, darkened), with the
+//! board or a little inside it, turned a few degrees, photographed at a slant, washed out, darkened), with the
 //! shipped checkpoint and the pipeline's defaults, as `infer eval` runs it. Exact boards per
 //! set, kind and change. The crops use the board the upright reading found (a picture whose
 //! board is not found upright is not cropped).
@@ -21,8 +21,9 @@ use image::{Rgb, RgbImage, imageops};
 use rayon::prelude::*;
 
 /// The changes, in table order ("as is" first).
-const CHANGES: [&str; 10] = [
-    "as is", "double", "half", "third", "jpeg 30", "board", "inside", "turn 3", "washed", "dark",
+const CHANGES: [&str; 12] = [
+    "as is", "double", "half", "third", "jpeg 30", "board", "inside", "turn 3", "turn 10", "tilt",
+    "washed", "dark",
 ];
 
 fn main() {
@@ -71,13 +72,14 @@ fn main() {
                         let ok = rec
                             .recognize(&changed, &opts)
                             .is_ok_and(|r| r.placement == li.placement);
-                        if !ok
-                            && upright
-                                .as_ref()
-                                .is_some_and(|r| r.placement == li.placement)
-                        {
+                        let right_as_is = upright
+                            .as_ref()
+                            .is_some_and(|r| r.placement == li.placement);
+                        if !ok && right_as_is {
                             eprintln!("{}: read as is, not {change}", li.file.display());
                             dump(&changed, &li.file, change);
+                        } else if ok && !right_as_is {
+                            eprintln!("{}: read {change}, not as is", li.file.display());
                         }
                         ok
                     })
@@ -152,18 +154,53 @@ fn apply(change: &str, img: &RgbImage, quad: Option<&Quad>) -> Option<RgbImage> 
         // The board's bounding box (a user's crop), and 2% of its side inside it.
         "board" => crop_to(img, quad?, 0.0),
         "inside" => crop_to(img, quad?, -0.02),
-        "turn 3" => imageproc::geometric_transformations::rotate_about_center(
-            img,
-            3f32.to_radians(),
-            imageproc::geometric_transformations::Interpolation::Bilinear,
-            imageproc::geometric_transformations::Border::Constant(Rgb([255, 255, 255])),
-        ),
+        // Turned on a canvas grown by a tenth of the longer side each way, so that no
+        // corner of the picture is cut off.
+        "turn 3" => turned(img, 3.0),
+        "turn 10" => turned(img, -10.0),
+        // Photographed from below and a little to the left: the top edge shorter and
+        // lower on the left.
+        "tilt" => {
+            let (w, h) = (w as f32, h as f32);
+            let from = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
+            let to = [
+                (0.12 * w, 0.06 * h),
+                (0.9 * w, 0.0),
+                (w, h),
+                (0.0, 0.95 * h),
+            ];
+            let projection =
+                imageproc::geometric_transformations::Projection::from_control_points(from, to)?;
+            imageproc::geometric_transformations::warp(
+                img,
+                projection,
+                imageproc::geometric_transformations::Interpolation::Bilinear,
+                imageproc::geometric_transformations::Border::Constant(Rgb([255, 255, 255])),
+            )
+        }
         // A photo of a screen in daylight: the tones squeezed towards light grey.
         "washed" => map_pixels(img, |v| 90.0 + 0.6 * v),
         // An underexposed photo.
         "dark" => map_pixels(img, |v| 255.0 * (v / 255.0).powf(2.2) * 0.8),
         _ => unreachable!("unknown change {change}"),
     })
+}
+
+/// `img` turned `degrees` clockwise about its centre on a white canvas a fifth larger.
+fn turned(img: &RgbImage, degrees: f32) -> RgbImage {
+    let pad = img.width().max(img.height()) / 10;
+    let mut canvas = RgbImage::from_pixel(
+        img.width() + 2 * pad,
+        img.height() + 2 * pad,
+        Rgb([255, 255, 255]),
+    );
+    imageops::replace(&mut canvas, img, i64::from(pad), i64::from(pad));
+    imageproc::geometric_transformations::rotate_about_center(
+        &canvas,
+        degrees.to_radians(),
+        imageproc::geometric_transformations::Interpolation::Bilinear,
+        imageproc::geometric_transformations::Border::Constant(Rgb([255, 255, 255])),
+    )
 }
 
 /// Crops to the quad's bounding box grown by `margin` of its width/height (negative: inside).
