@@ -5,6 +5,7 @@
 //! range is narrow, stretches it back (the same line on every channel, so hues keep).
 
 use image::RgbImage;
+use serde::Serialize;
 
 use crate::quad::Quad;
 use crate::squares::sample_bilinear;
@@ -60,6 +61,54 @@ pub fn stretched(img: &RgbImage, (lo, hi): (f32, f32)) -> RgbImage {
     out
 }
 
+/// The tones over a board.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BoardTones {
+    /// Its darkest grey (0..255; the extreme 0.2% of samples left out).
+    pub dark: f32,
+    /// Its lightest grey.
+    pub light: f32,
+    /// Whether the range was narrow enough to try reading it stretched.
+    pub faded: bool,
+    /// Whether the stretched reading was surer, and so was kept.
+    pub stretched: bool,
+}
+
+/// The picture, the board's readings and its crops, when stretched.
+pub type StretchedReading<C> = (RgbImage, Vec<[f32; 13]>, C);
+
+/// Measures the tones of the board at `quad`; when they span less than `below`, reads the
+/// board again from the picture with them stretched (`read` cuts and classifies a picture)
+/// and returns that reading too if it is surer than `probs`. `None` when the outline is
+/// degenerate.
+pub fn settle_tones<C, E>(
+    img: &RgbImage,
+    quad: &Quad,
+    below: f32,
+    probs: &[[f32; 13]],
+    read: impl FnOnce(&RgbImage) -> Result<(Vec<[f32; 13]>, C), E>,
+) -> Result<Option<(BoardTones, Option<StretchedReading<C>>)>, E> {
+    let Some((dark, light)) = board_tones(img, quad) else {
+        return Ok(None);
+    };
+    let faded = light - dark < below;
+    let mut surer = None;
+    if faded {
+        let candidate = stretched(img, (dark, light));
+        let (stretched_probs, crops) = read(&candidate)?;
+        if sureness(&stretched_probs) > sureness(probs) {
+            surer = Some((candidate, stretched_probs, crops));
+        }
+    }
+    let tones = BoardTones {
+        dark,
+        light,
+        faded,
+        stretched: surer.is_some(),
+    };
+    Ok(Some((tones, surer)))
+}
+
 /// How sure a reading is: the sum over its squares of the log top probability.
 pub fn sureness(probs: &[[f32; 13]]) -> f32 {
     probs
@@ -101,5 +150,47 @@ mod tests {
         let out = stretched(&img, (100.0, 200.0));
         assert_eq!(out.get_pixel(0, 0).0, [247; 3]);
         assert_eq!(out.get_pixel(10, 0).0, [8; 3]);
+    }
+
+    fn reading(top: f32) -> Vec<[f32; 13]> {
+        let mut p = [(1.0 - top) / 12.0; 13];
+        p[0] = top;
+        vec![p; 64]
+    }
+
+    #[test]
+    fn only_faded_boards_are_read_again_and_the_surer_reading_wins() {
+        let quad = Quad::square(0.0, 0.0, 80.0);
+        let first = reading(0.7);
+        // A clear board: not read again.
+        let clear = checkerboard(10, 240);
+        let never = |_: &RgbImage| -> Result<(Vec<[f32; 13]>, ()), ()> {
+            panic!("a clear board was read again")
+        };
+        let (tones, surer) = settle_tones(&clear, &quad, FADED_BELOW, &first, never)
+            .unwrap()
+            .unwrap();
+        assert!(!tones.faded && !tones.stretched && surer.is_none());
+        // A faded board: read again from the stretched picture.
+        let faded = checkerboard(100, 200);
+        let read_sure = |img: &RgbImage| {
+            assert_eq!(
+                img.get_pixel(10, 0).0,
+                [8; 3],
+                "the stretched picture is read"
+            );
+            Ok::<_, ()>((reading(0.99), "stretched crops"))
+        };
+        let (tones, surer) = settle_tones(&faded, &quad, FADED_BELOW, &first, read_sure)
+            .unwrap()
+            .unwrap();
+        assert!(tones.faded && tones.stretched);
+        assert_eq!(surer.unwrap().2, "stretched crops");
+        // ... but kept only when surer.
+        let read_unsure = |_: &RgbImage| Ok::<_, ()>((reading(0.5), "stretched crops"));
+        let (tones, surer) = settle_tones(&faded, &quad, FADED_BELOW, &first, read_unsure)
+            .unwrap()
+            .unwrap();
+        assert!(tones.faded && !tones.stretched && surer.is_none());
     }
 }

@@ -17,7 +17,7 @@ use crate::decode::{Change, DecodeConfig, argmax, clearly_not_a_game, decode_gam
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
 use crate::fen::{Castling, Fen};
-use crate::levels;
+use crate::levels::{self, BoardTones};
 use crate::lookalike::{self, LookalikeConfig};
 use crate::orientation::{OrientationDecision, OrientationSource, from_position};
 use crate::placement::{Placement, square_at};
@@ -196,19 +196,6 @@ pub struct Recognition {
     pub timings_ms: [f64; 4],
 }
 
-/// The tones over a board (see [`crate::levels`]).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct BoardTones {
-    /// Its darkest grey (0..255; the extreme 0.2% of samples left out).
-    pub dark: f32,
-    /// Its lightest grey.
-    pub light: f32,
-    /// Whether the range was narrow enough to try reading it stretched.
-    pub faded: bool,
-    /// Whether the stretched reading was surer, and so was kept.
-    pub stretched: bool,
-}
-
 /// Whether the chess constraints ([`crate::decode`]) were applied to a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -332,28 +319,21 @@ impl Recognizer {
         let stretched_img;
         let mut img = img;
         let mut tones = None;
-        if let Some(below) = opts.stretch_faded_below
-            && let Some(range) = levels::board_tones(img, &board.quad)
-        {
-            let faded = range.1 - range.0 < below;
-            let mut stretched = false;
-            if faded {
-                let candidate = levels::stretched(img, range);
-                let crops_s = cut(&candidate, &board.quad, self.classifier.crop())?;
-                let probs_s = self.classifier.read_board(&crops_s);
-                if levels::sureness(&probs_s) > levels::sureness(&image_probs) {
+        if let Some(below) = opts.stretch_faded_below {
+            let read = |candidate: &RgbImage| {
+                let crops = cut(candidate, &board.quad, self.classifier.crop())?;
+                Ok::<_, RecognizeError>((self.classifier.read_board(&crops), crops))
+            };
+            if let Some((measured, surer)) =
+                levels::settle_tones(img, &board.quad, below, &image_probs, read)?
+            {
+                tones = Some(measured);
+                if let Some((candidate, probs, stretched_crops)) = surer {
                     stretched_img = candidate;
                     img = &stretched_img;
-                    (image_probs, crops) = (probs_s, crops_s);
-                    stretched = true;
+                    (image_probs, crops) = (probs, stretched_crops);
                 }
             }
-            tones = Some(BoardTones {
-                dark: range.0,
-                light: range.1,
-                faded,
-                stretched,
-            });
         }
         let relooked = match &opts.relook {
             Some(cfg) => relook::apply(&self.classifier, img, &board.quad, &mut image_probs, cfg)?,
