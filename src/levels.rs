@@ -76,6 +76,8 @@ pub struct BoardTones {
 
 /// The picture, the board's readings and its crops, when stretched.
 pub type StretchedReading<C> = (RgbImage, Vec<[f32; 13]>, C);
+/// The board's tones, and the stretched reading when it is surer.
+pub type SettledTones<C> = (BoardTones, Option<StretchedReading<C>>);
 
 /// Measures the tones of the board at `quad`; when they span less than `below`, reads the
 /// board again from the picture with them stretched (`read` cuts and classifies a picture)
@@ -87,7 +89,7 @@ pub fn settle_tones<C, E>(
     below: f32,
     probs: &[[f32; 13]],
     read: impl FnOnce(&RgbImage) -> Result<(Vec<[f32; 13]>, C), E>,
-) -> Result<Option<(BoardTones, Option<StretchedReading<C>>)>, E> {
+) -> Result<Option<SettledTones<C>>, E> {
     let Some((dark, light)) = board_tones(img, quad) else {
         return Ok(None);
     };
