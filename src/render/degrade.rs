@@ -463,4 +463,30 @@ mod tests {
         assert_eq!(img.get_pixel(2, 8), edge.get_pixel(2, 8));
         assert_eq!(img.get_pixel(61, 8), edge.get_pixel(61, 8));
     }
+
+    #[test]
+    fn fade_lifts_black_and_dims_white_keeping_the_order() {
+        let cfg = DegradeConfig {
+            fade: crate::render::config::Effect {
+                probability: 1.0,
+                strength: 0.6,
+            },
+            ..DegradeConfig::NONE
+        };
+        for seed in 0..8 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut img =
+                RgbImage::from_fn(3, 1, |x, _| image::Rgb([[0, 128, 255][x as usize]; 3]));
+            let d = degrade(&mut img, 60.0, Medium::Screen, None, &cfg, &mut rng);
+            assert!(d.effects[0].starts_with("fade:"), "{:?}", d.effects);
+            let [black, grey, white] = [0, 1, 2].map(|x| img.get_pixel(x, 0).0[0]);
+            assert!(
+                black > 0 && black < grey && grey < white,
+                "{black} {grey} {white}"
+            );
+            // Strength 0.1 to 0.6 of the range lost.
+            let kept = f32::from(white - black) / 255.0;
+            assert!((0.39..=0.91).contains(&kept), "{kept}");
+        }
+    }
 }
