@@ -17,8 +17,8 @@
 # the machine, then the run gets as many steps as fit in $GPU_SECONDS (default 400) of
 # training. Everything lands in $OUT/run.tar.gz (the device tool returns 8 files at most);
 # here: tar -xzf run.tar.gz, then `train --init run --steps 0 $P $H` and infer eval.
-# MODE=speed: where the GPU's time goes (~3 min): batch 128 alone, batch 512 alone, two
-# batch-128 runs at once; $OUT/speed.txt. Session 24 left it for the next lease, to be run
+# MODE=speed: where the GPU's time goes (~4 min): batch 128 alone, batch 512 alone, batch
+# 512 with a model four times larger, two batch-128 runs at once; $OUT/speed.txt. Session 24 left it for the next lease, to be run
 # first (the loop then read two numbers back from the GPU every step; it no longer does).
 # MODE=both: two runs side by side on the one GPU (a small model leaves it mostly idle),
 # eight render threads each: the from-scratch run of MODE=train and a fine-tune of the
@@ -72,7 +72,8 @@ prepare)
     # The recipe: the shipped second model's training config, with the session-9
     # augmentations and a validation of the usual 150 boards a set.
     python3 - checkpoints/default/second/training.json "$dir/recipe.json" "$dir/probe.json" \
-      "$dir/finetune.json" "$dir/probe-finetune.json" "$dir/probe-b512.json" <<'PY'
+      "$dir/finetune.json" "$dir/probe-finetune.json" "$dir/probe-b512.json" \
+      "$dir/probe-wide.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 c["synth"]["look"]["tinted_pieces"] = 0.15
@@ -93,6 +94,10 @@ c["learning_rate"] = 0.003
 c["batch_size"] = 512
 c["boards_per_epoch"] = 960
 json.dump(c, open(sys.argv[6], "w"), indent=1)
+# ... and a model four times wider in parameters ([64, 128, 256] x2, ~1.2M): is a larger
+# model nearly free on a GPU the loop leaves mostly idle?
+c["model"]["widths"] = [64, 128, 256]
+json.dump(c, open(sys.argv[7], "w"), indent=1)
 PY
   else
     echo "(no data/pieces-extra/more: run data/fetch-pieces first for MODE=train)" >&2
@@ -124,8 +129,8 @@ run)
     holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
   }
   if [ "${MODE:-check}" = speed ]; then
-    # Where the GPU's time goes (about 3 min): one run alone at batch 128, one at 512, and
-    # two batch-128 runs at once; 300 steps each, mean crops/s of the reports after step 50.
+    # Where the GPU's time goes (about 4 min): one run alone at batch 128, one at 512, one
+    # at 512 with a wider model, and two batch-128 runs at once; 300 steps each, mean crops/s of the reports after step 50.
     rm -rf /tmp/speed-*
     unpack_all
     one() {
@@ -143,6 +148,8 @@ run)
     echo "gpu-speed: batch 128 alone: $(rate b128) crops/s" | tee "$OUT/speed.txt"
     one b512 "$dir/probe-b512.json" 16
     echo "gpu-speed: batch 512 alone: $(rate b512) crops/s" | tee -a "$OUT/speed.txt"
+    one wide "$dir/probe-wide.json" 16
+    echo "gpu-speed: batch 512, widths [64, 128, 256]: $(rate wide) crops/s" | tee -a "$OUT/speed.txt"
     one pa "$dir/probe.json" 8 & p1=$!
     one pb "$dir/probe.json" 8 & p2=$!
     wait $p1 $p2
