@@ -13,12 +13,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use fenscan::classifier::Backend;
-use fenscan::eval::read_set;
 use fenscan::quad::Quad;
-use fenscan::recognize::{RecognizeOptions, Recognizer};
+use fenscan::recognize::RecognizeOptions;
 use image::{Rgb, RgbImage, imageops};
 use rayon::prelude::*;
+
+#[path = "common/labelled.rs"]
+mod labelled;
 
 /// The changes, in table order ("as is" first).
 const CHANGES: [&str; 12] = [
@@ -27,27 +28,11 @@ const CHANGES: [&str; 12] = [
 ];
 
 fn main() {
-    let sets: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    if sets.is_empty() {
-        eprintln!("usage: cargo bench --bench perturbed -- SET...");
-        std::process::exit(2);
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let rec = Recognizer::load(&root.join("checkpoints/default"), Backend::Flex)
-        .expect("the shipped checkpoint loads");
+    let sets = labelled::sets_from_args("perturbed");
+    let rec = labelled::shipped();
     println!("| set | kind | images | {} |", CHANGES.join(" | "));
     println!("| --- | --- | --- |{}", " --- |".repeat(CHANGES.len()));
-    for set in &sets {
-        let images = match read_set(Path::new(set)) {
-            Ok(images) => images,
-            Err(e) => {
-                eprintln!("{set}: {e}");
-                std::process::exit(2);
-            }
-        };
+    for (set, images) in &sets {
         let results: Vec<(String, Vec<bool>)> = images
             .par_iter()
             .map(|li| {

@@ -8,35 +8,19 @@
 //! e.g. `cargo bench --bench turned -- ../shared/dev/*/`
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use fenscan::classifier::Backend;
-use fenscan::eval::read_set;
-use fenscan::recognize::{RecognizeOptions, Recognizer};
+use fenscan::recognize::RecognizeOptions;
 use rayon::prelude::*;
 
+#[path = "common/labelled.rs"]
+mod labelled;
+
 fn main() {
-    let sets: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    if sets.is_empty() {
-        eprintln!("usage: cargo bench --bench turned -- SET...");
-        std::process::exit(2);
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let rec = Recognizer::load(&root.join("checkpoints/default"), Backend::Flex)
-        .expect("the shipped checkpoint loads");
+    let sets = labelled::sets_from_args("turned");
+    let rec = labelled::shipped();
     println!("| set | kind | images | exact upright | exact turned a quarter |");
     println!("| --- | --- | --- | --- | --- |");
-    for set in &sets {
-        let images = match read_set(Path::new(set)) {
-            Ok(images) => images,
-            Err(e) => {
-                eprintln!("{set}: {e}");
-                std::process::exit(2);
-            }
-        };
+    for (set, images) in &sets {
         let results: Vec<(String, bool, bool, String)> = images
             .par_iter()
             .enumerate()
