@@ -465,7 +465,7 @@ mod tests {
     }
 
     #[test]
-    fn fade_lifts_black_and_dims_white_keeping_the_order() {
+    fn fade_lifts_black_and_squeezes_the_range_keeping_the_order() {
         let cfg = DegradeConfig {
             fade: crate::render::config::Effect {
                 probability: 1.0,
