@@ -190,16 +190,7 @@ fn turned(img: &RgbImage, degrees: f32) -> RgbImage {
 
 /// Crops to the quad's bounding box grown by `margin` of its width/height (negative: inside).
 fn crop_to(img: &RgbImage, quad: &Quad, margin: f32) -> RgbImage {
-    let xs = quad.0.map(|p| p[0]);
-    let ys = quad.0.map(|p| p[1]);
-    let (x0, x1) = (
-        xs.iter().copied().fold(f32::MAX, f32::min),
-        xs.iter().copied().fold(f32::MIN, f32::max),
-    );
-    let (y0, y1) = (
-        ys.iter().copied().fold(f32::MAX, f32::min),
-        ys.iter().copied().fold(f32::MIN, f32::max),
-    );
+    let (x0, y0, x1, y1) = quad.bounds();
     let (mx, my) = ((x1 - x0) * margin, (y1 - y0) * margin);
     let (w, h) = img.dimensions();
     let left = (x0 - mx).round().clamp(0.0, (w - 1) as f32) as u32;

@@ -141,7 +141,7 @@ fn count_unsure(probs: &[[f32; 13]], below: f32) -> usize {
 }
 
 /// Mean log-probability of each square's top class: how sure a reading is.
-fn sureness(probs: &[[f32; 13]]) -> f32 {
+pub(crate) fn sureness(probs: &[[f32; 13]]) -> f32 {
     let n = probs.len().max(1) as f32;
     probs
         .iter()

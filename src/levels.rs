@@ -7,6 +7,7 @@
 use image::RgbImage;
 use serde::Serialize;
 
+use crate::board_top::sureness;
 use crate::quad::Quad;
 use crate::squares::sample_bilinear;
 
@@ -82,7 +83,8 @@ pub type SettledTones<C> = (BoardTones, Option<StretchedReading<C>>);
 
 /// Measures the tones of the board at `quad`; when they span less than `below`, reads the
 /// board again from the picture with them stretched (`read` cuts and classifies a picture)
-/// and returns that reading too if it is surer than `probs`. `None` when the outline is
+/// and returns that reading too if it is surer than `probs` (by
+/// [`crate::board_top`]'s measure, the mean log top probability). `None` when the outline is
 /// degenerate.
 pub fn settle_tones<C, E>(
     img: &RgbImage,
@@ -110,14 +112,6 @@ pub fn settle_tones<C, E>(
         stretched: surer.is_some(),
     };
     Ok(Some((tones, surer)))
-}
-
-/// How sure a reading is: the sum over its squares of the log top probability.
-pub fn sureness(probs: &[[f32; 13]]) -> f32 {
-    probs
-        .iter()
-        .map(|p| crate::classifier::top_probability(p).max(1e-6).ln())
-        .sum()
 }
 
 #[cfg(test)]
