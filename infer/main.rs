@@ -96,7 +96,8 @@ struct ModelArgs {
     #[arg(long)]
     no_relook: bool,
     /// Do not read a faded board (tones squeezed towards grey: a photo of a screen in
-    /// daylight, newsprint) again with its tones stretched.
+    /// daylight, newsprint) or a dim one (an underexposed photo) again with its tones
+    /// stretched.
     #[arg(long)]
     no_stretch: bool,
     /// Report squares whose best class is below this probability (0.9 flags about three

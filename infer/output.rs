@@ -243,8 +243,13 @@ fn print_notes(prefix: &str, r: &Recognition) {
         eprintln!("{prefix}the picture is {how}; read with the pieces standing upright");
     }
     if let Some(t) = r.tones.filter(|t| t.stretched) {
+        let (how, done) = if t.dim {
+            ("dim", "read with them stretched and the shadows lifted")
+        } else {
+            ("faded", "read with them stretched")
+        };
         eprintln!(
-            "{prefix}the board's tones are faded (greys {:.0} to {:.0} of 255): read with them stretched",
+            "{prefix}the board's tones are {how} (greys {:.0} to {:.0} of 255): {done}",
             t.dark, t.light
         );
     }

@@ -79,15 +79,23 @@ pub fn read_coordinates(img: &RgbImage, quad: &Quad) -> Option<CoordinateReading
             votes[spot.group][1] += 1;
         }
     }
+    decide(&votes)
+}
+
+/// The side the votes (white, black) per group of label spots say, when they say it clearly
+/// enough: enough labels in one group, three times as many as for the other side there,
+/// more than the other side has over all groups (a tie says nothing: the confidence the
+/// pipeline gives a reading would be a coin's), and the other side not ahead overall.
+fn decide(votes: &[[usize; 2]; GROUPS]) -> Option<CoordinateReading> {
     let total = votes.iter().fold([0, 0], |t, v| [t[0] + v[0], t[1] + v[1]]);
     let (side, group) = (0..GROUPS)
         .flat_map(|g| [(0, g), (1, g)])
         .max_by_key(|&(side, g)| (votes[g][side], usize::MAX - votes[g][1 - side]))?;
     let (agreeing, disagreeing) = (votes[group][side], votes[group][1 - side]);
-    // Enough labels in one group, three times as many as for the other side there, and the
-    // other side not ahead overall.
-    let decided =
-        agreeing >= MIN_AGREEING && agreeing >= 3 * disagreeing && total[side] >= total[1 - side];
+    let decided = agreeing >= MIN_AGREEING
+        && agreeing >= 3 * disagreeing
+        && agreeing > total[1 - side]
+        && total[side] >= total[1 - side];
     decided.then_some(CoordinateReading {
         orientation: if side == 0 {
             Orientation::White
@@ -511,6 +519,31 @@ fn templates() -> &'static [(char, Vec<f32>)] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn votes_decide_only_when_one_side_is_clearly_ahead() {
+        let mut votes = [[0usize; 2]; GROUPS];
+        assert_eq!(decide(&votes), None);
+        // Four labels of one edge read from black's side.
+        votes[3] = [0, 4];
+        let read = decide(&votes).unwrap();
+        assert_eq!(read.orientation, Orientation::Black);
+        assert_eq!((read.agreeing, read.disagreeing), (4, 0));
+        // Too few in any one group.
+        votes[3] = [0, 2];
+        assert_eq!(decide(&votes), None);
+        // Stray white readings scattered over other groups, as many as the black group
+        // holds: a tie.
+        votes[3] = [0, 3];
+        votes[7] = [2, 0];
+        votes[12] = [1, 0];
+        assert_eq!(decide(&votes), None);
+        // One more black label breaks it.
+        votes[3] = [0, 4];
+        let read = decide(&votes).unwrap();
+        assert_eq!(read.orientation, Orientation::Black);
+        assert_eq!((read.agreeing, read.disagreeing), (4, 3));
+    }
 
     /// Sampling the grey the straightened board keeps gives what sampling the colours and
     /// taking their grey gives, inside the picture, across its edges and beyond them; and

@@ -353,7 +353,14 @@ fn json_output_has_the_fields() {
     ] {
         assert!(!v[key].is_null(), "missing {key}: {v}");
     }
-    assert!(v["tones"]["dark"].as_f64().unwrap() < v["tones"]["light"].as_f64().unwrap());
+    let tones = &v["tones"];
+    assert!(tones["dark"].as_f64().unwrap() < tones["mid"].as_f64().unwrap());
+    assert!(tones["mid"].as_f64().unwrap() < tones["light"].as_f64().unwrap());
+    assert_eq!(
+        tones["gamma"].as_f64(),
+        Some(1.0),
+        "a clear board is not bent"
+    );
     assert_eq!(v["squares"].as_array().unwrap().len(), 64);
     assert_eq!(v["squares"][0]["top"].as_array().unwrap().len(), 3);
     assert!(v["fen"].as_str().unwrap().contains(" b "));
@@ -431,5 +438,63 @@ fn faded_pictures_are_read_with_their_tones_stretched() {
     assert!(
         exact > exact_plain,
         "stretching read no more boards ({exact_plain}/{n} without)"
+    );
+}
+
+#[test]
+fn dim_pictures_are_read_with_their_shadows_lifted() {
+    // An underexposed photo: every tone darkened and the shadows crushed, the blacks still
+    // black (so the range stays wide). Black men merge into dark squares.
+    let mut cfg = screenshots(240);
+    cfg.positions.random_placement = 0.0;
+    cfg.degrade.color.probability = 0.0;
+    let renderer = own_set_renderer(cfg);
+    let rec = shipped();
+    let opts = white_below();
+    let plain = RecognizeOptions {
+        stretch_faded_below: None,
+        ..white_below()
+    };
+    let n = 16u64;
+    let (mut exact, mut exact_plain, mut lifted) = (0u64, 0u64, 0u64);
+    let mut report = Vec::new();
+    for i in 0..n {
+        let r = renderer.render(37, i);
+        let clear = rec.recognize(&r.image, &opts).expect("board read");
+        let tones = clear.tones.expect("tones measured");
+        assert!(
+            !tones.dim && !tones.stretched,
+            "image {i}: a clear screenshot taken for dim: {tones:?}"
+        );
+        let mut dim = r.image.clone();
+        for c in dim.iter_mut() {
+            *c = (0.6 * 255.0 * (f32::from(*c) / 255.0).powf(2.8)).round() as u8;
+        }
+        let got = rec.recognize(&dim, &opts).expect("dim board read");
+        let tones = got.tones.expect("tones measured");
+        assert!(tones.dim, "image {i}: {tones:?}");
+        lifted += u64::from(tones.stretched && tones.gamma < 1.0);
+        if got.placement == r.placement {
+            exact += 1;
+        } else {
+            report.push(format!("{i}: {} read as {}", r.placement, got.placement));
+        }
+        let got_plain = rec.recognize(&dim, &plain).expect("dim board read");
+        exact_plain += u64::from(got_plain.placement == r.placement);
+    }
+    assert!(
+        lifted >= n - 2,
+        "only {lifted} of {n} dim boards read lifted"
+    );
+    assert!(
+        exact >= n - 1,
+        "only {exact}/{n} dim boards exact:\n{}",
+        report.join("\n")
+    );
+    // So dimmed, the shipped model misreads some boards as they are (3 of 16 when this
+    // was written): the step is what reads them.
+    assert!(
+        exact > exact_plain,
+        "lifting read no more boards ({exact_plain}/{n} without)"
     );
 }

@@ -226,6 +226,11 @@ pub struct DegradeConfig {
     /// blacks lifted towards grey, whites a little dimmed; strength = largest share of the
     /// tonal range lost (0.5). Off by default (synth's output stays as it was).
     pub fade: Effect,
+    /// Underexposure, as in a photo taken in a dim room: every tone darkened and the
+    /// shadows crushed (`255 e (v/255)^g`, exposure e 0.6-0.95, gamma g from 1.3 up to 1 +
+    /// strength); the blacks stay black, so the tonal range barely narrows. Off by default
+    /// (synth's output stays as it was).
+    pub dim: Effect,
 }
 
 impl DegradeConfig {
@@ -245,6 +250,7 @@ impl DegradeConfig {
         halftone: effect(0.0, 0.0),
         sharpen: effect(0.0, 0.0),
         fade: effect(0.0, 0.0),
+        dim: effect(0.0, 0.0),
     };
 }
 
@@ -265,6 +271,7 @@ impl Default for DegradeConfig {
             halftone: effect(0.15, 0.08),
             sharpen: effect(0.0, 2.0),
             fade: effect(0.0, 0.5),
+            dim: effect(0.0, 1.4),
         }
     }
 }
@@ -320,6 +327,7 @@ impl SynthConfig {
                 self.degrade.sharpen.probability,
             ),
             ("degrade.fade.probability", self.degrade.fade.probability),
+            ("degrade.dim.probability", self.degrade.dim.probability),
             ("look.random_theme", self.look.random_theme),
             ("look.book_theme", self.look.book_theme),
             ("look.black_bottom", self.look.black_bottom),

@@ -147,6 +147,13 @@ pub fn degrade(
         fade(img, lift, lost);
         applied.push(format!("fade:{lost:.2}"));
     }
+    // Drawn only when switched on, as sharpening is.
+    if cfg.dim.probability > 0.0 && rng.random_bool(cfg.dim.probability) {
+        let gamma = rng.random_range(1.3..(1.0 + cfg.dim.strength).max(1.31));
+        let exposure = rng.random_range(0.6..0.95f32);
+        dim(img, exposure, gamma);
+        applied.push(format!("dim:{exposure:.2}^{gamma:.2}"));
+    }
     if let Some(s) = draw_strength(cfg.lighting, 0.1, rng) {
         lighting(img, s, rng);
         applied.push("lighting".into());
@@ -247,6 +254,15 @@ fn color_shift(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
 /// Squeezes the tones into `255 * lift ..= 255 * (lift + 1 - lost)`.
 fn fade(img: &mut RgbImage, lift: f32, lost: f32) {
     let lut: [u8; 256] = std::array::from_fn(|v| to_u8(255.0 * lift + v as f32 * (1.0 - lost)));
+    for c in img.iter_mut() {
+        *c = lut[*c as usize];
+    }
+}
+
+/// Darkens every tone to `255 exposure (v/255)^gamma`, crushing the shadows.
+fn dim(img: &mut RgbImage, exposure: f32, gamma: f32) {
+    let lut: [u8; 256] =
+        std::array::from_fn(|v| to_u8(255.0 * exposure * (v as f32 / 255.0).powf(gamma)));
     for c in img.iter_mut() {
         *c = lut[*c as usize];
     }
@@ -487,6 +503,33 @@ mod tests {
             // Strength 0.1 to 0.6 of the range lost.
             let kept = f32::from(white - black) / 255.0;
             assert!((0.39..=0.91).contains(&kept), "{kept}");
+        }
+    }
+
+    #[test]
+    fn dim_darkens_and_crushes_the_shadows_keeping_black_and_the_order() {
+        let cfg = DegradeConfig {
+            dim: crate::render::config::Effect {
+                probability: 1.0,
+                strength: 1.4,
+            },
+            ..DegradeConfig::NONE
+        };
+        for seed in 0..8 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut img =
+                RgbImage::from_fn(4, 1, |x, _| image::Rgb([[0, 64, 128, 255][x as usize]; 3]));
+            let d = degrade(&mut img, 60.0, Medium::Screen, None, &cfg, &mut rng);
+            assert!(d.effects[0].starts_with("dim:"), "{:?}", d.effects);
+            let [black, shadow, grey, white] = [0, 1, 2, 3].map(|x| img.get_pixel(x, 0).0[0]);
+            assert_eq!(black, 0);
+            assert!(shadow < grey && grey < white, "{shadow} {grey} {white}");
+            // Exposure 0.6-0.95; a gamma over 1 takes more from the shadows than the mids.
+            assert!((150..=243).contains(&white), "{white}");
+            assert!(
+                f32::from(shadow) / 64.0 < f32::from(grey) / 128.0,
+                "{shadow} {grey}"
+            );
         }
     }
 }
