@@ -1,6 +1,8 @@
 //! Labelled pictures as they travel: each image of each set is read as it is and after each
 //! of a few everyday changes (doubled, shrunk to half and to a third, saved again as a poor JPEG, cropped to the
-//! board or a little inside it, turned a few degrees, photographed at a slant, washed out, darkened), with the
+//! board or a little inside it, turned a few degrees, photographed at a slant, washed out, darkened, squashed,
+//! out of focus, noisy, under warm light, in greys; the stronger of two settings is where
+//! the pipeline starts to break), with the
 //! shipped checkpoint and the pipeline's defaults, as `infer eval` runs it. Exact boards per
 //! set, kind and change. The crops use the board the upright reading found (a picture whose
 //! board is not found upright is not cropped).
@@ -22,9 +24,28 @@ use rayon::prelude::*;
 mod labelled;
 
 /// The changes, in table order ("as is" first).
-const CHANGES: [&str; 12] = [
-    "as is", "double", "half", "third", "jpeg 30", "board", "inside", "turn 3", "turn 10", "tilt",
-    "washed", "dark",
+const CHANGES: [&str; 21] = [
+    "as is",
+    "double",
+    "half",
+    "third",
+    "quarter",
+    "jpeg 30",
+    "board",
+    "inside",
+    "turn 3",
+    "turn 10",
+    "tilt",
+    "washed",
+    "dark",
+    "squash 75",
+    "squash 60",
+    "blur 5",
+    "blur 10",
+    "noise 10",
+    "noise 20",
+    "warm",
+    "grey",
 ];
 
 fn main() {
@@ -117,18 +138,9 @@ fn apply(change: &str, img: &RgbImage, quad: Option<&Quad>) -> Option<RgbImage> 
     Some(match change {
         // A high-density screen's screenshot, one shared at half size, a thumbnail.
         "double" => imageops::resize(img, w * 2, h * 2, imageops::FilterType::Triangle),
-        "half" => imageops::resize(
-            img,
-            w.div_ceil(2),
-            h.div_ceil(2),
-            imageops::FilterType::Triangle,
-        ),
-        "third" => imageops::resize(
-            img,
-            w.div_ceil(3),
-            h.div_ceil(3),
-            imageops::FilterType::Triangle,
-        ),
+        "half" => shrunk(img, 2),
+        "third" => shrunk(img, 3),
+        "quarter" => shrunk(img, 4),
         "jpeg 30" => {
             let mut bytes = Vec::new();
             image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, 30)
@@ -167,8 +179,49 @@ fn apply(change: &str, img: &RgbImage, quad: Option<&Quad>) -> Option<RgbImage> 
         "washed" => map_pixels(img, |v| 90.0 + 0.6 * v),
         // An underexposed photo.
         "dark" => map_pixels(img, |v| 255.0 * (v / 255.0).powf(2.2) * 0.8),
+        // A picture stored with the wrong aspect ratio: an app that squeezes a 4:3 photo
+        // into a square (75%), or a 16:9 one (about 60%).
+        "squash 75" => squashed(img, 0.75),
+        "squash 60" => squashed(img, 0.6),
+        // Out of focus: blurred by 5% and 10% of a square (the board as found upright).
+        "blur 5" => imageops::blur(img, (0.05 * quad?.mean_side() / 8.0).max(0.5)),
+        "blur 10" => imageops::blur(img, (0.10 * quad?.mean_side() / 8.0).max(0.5)),
+        // A phone's sensor noise in a dim room (Gaussian, 10 and 20 grey levels, seeded).
+        "noise 10" => noisy(img, 10.0),
+        "noise 20" => noisy(img, 20.0),
+        // Tungsten light, no white balance: blue cut, green a little.
+        "warm" => {
+            let mut out = img.clone();
+            for p in out.pixels_mut() {
+                let [r, g, b] = p.0.map(f32::from);
+                p.0 = [r, 0.85 * g, 0.6 * b].map(|v| v.round().clamp(0.0, 255.0) as u8);
+            }
+            out
+        }
+        // A greyscale print or screenshot.
+        "grey" => image::DynamicImage::ImageRgb8(img.clone())
+            .grayscale()
+            .to_rgb8(),
         _ => unreachable!("unknown change {change}"),
     })
+}
+
+/// `img` shrunk to 1/`k` of its size (Triangle filter, as a browser or an app shrinks).
+fn shrunk(img: &RgbImage, k: u32) -> RgbImage {
+    let (w, h) = img.dimensions();
+    imageops::resize(
+        img,
+        w.div_ceil(k),
+        h.div_ceil(k),
+        imageops::FilterType::Triangle,
+    )
+}
+
+/// `img` squeezed to `share` of its width.
+fn squashed(img: &RgbImage, share: f32) -> RgbImage {
+    let (w, h) = img.dimensions();
+    let narrow = ((w as f32 * share).round() as u32).max(1);
+    imageops::resize(img, narrow, h, imageops::FilterType::Triangle)
 }
 
 /// `img` turned `degrees` clockwise about its centre on a white canvas a fifth larger.
@@ -206,6 +259,21 @@ fn map_pixels(img: &RgbImage, f: impl Fn(f32) -> f32) -> RgbImage {
         for c in p.0.iter_mut() {
             *c = f(*c as f32).round().clamp(0.0, 255.0) as u8;
         }
+    }
+    out
+}
+
+/// `img` with Gaussian noise of standard deviation `sd` on every channel (a fixed seed, so
+/// every run reads the same pictures).
+fn noisy(img: &RgbImage, sd: f32) -> RgbImage {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut out = img.clone();
+    for c in out.iter_mut() {
+        // Box-Muller.
+        let (u1, u2): (f32, f32) = (rng.random_range(1e-7..1.0), rng.random());
+        let z = (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos();
+        *c = (f32::from(*c) + sd * z).round().clamp(0.0, 255.0) as u8;
     }
     out
 }
