@@ -231,6 +231,11 @@ pub struct DegradeConfig {
     /// strength); the blacks stay black, so the tonal range barely narrows. Off by default
     /// (synth's output stays as it was).
     pub dim: Effect,
+    /// Out of focus (a phone photo of a screen or a page): a Gaussian blur measured in
+    /// squares, so a large board is as soft as a small one; strength = largest sigma as a
+    /// share of a square (0.12). The plain `blur` is in pixels and leaves large boards
+    /// sharp. Off by default (synth's output stays as it was).
+    pub defocus: Effect,
 }
 
 impl DegradeConfig {
@@ -251,6 +256,7 @@ impl DegradeConfig {
         sharpen: effect(0.0, 0.0),
         fade: effect(0.0, 0.0),
         dim: effect(0.0, 0.0),
+        defocus: effect(0.0, 0.0),
     };
 }
 
@@ -272,6 +278,7 @@ impl Default for DegradeConfig {
             sharpen: effect(0.0, 2.0),
             fade: effect(0.0, 0.5),
             dim: effect(0.0, 1.4),
+            defocus: effect(0.0, 0.12),
         }
     }
 }
@@ -328,6 +335,10 @@ impl SynthConfig {
             ),
             ("degrade.fade.probability", self.degrade.fade.probability),
             ("degrade.dim.probability", self.degrade.dim.probability),
+            (
+                "degrade.defocus.probability",
+                self.degrade.defocus.probability,
+            ),
             ("look.random_theme", self.look.random_theme),
             ("look.book_theme", self.look.book_theme),
             ("look.black_bottom", self.look.black_bottom),

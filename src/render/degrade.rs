@@ -124,6 +124,13 @@ pub fn degrade(
         *img = gaussian_blur(img, sigma);
         applied.push(format!("blur:{sigma:.2}"));
     }
+    // Out of focus: a blur measured in squares. Drawn only when switched on, as sharpening
+    // is.
+    if cfg.defocus.probability > 0.0 && rng.random_bool(cfg.defocus.probability) {
+        let share = rng.random_range(0.02..cfg.defocus.strength.max(0.021));
+        *img = gaussian_blur(img, share * square_px);
+        applied.push(format!("defocus:{share:.3}"));
+    }
     // Scanners, cameras and editors sharpen what they capture: after the optics' blur,
     // before the file's noise and compression. Drawn only when switched on, so the random
     // streams of configs without it stay as they were.
@@ -531,5 +538,33 @@ mod tests {
                 "{shadow} {grey}"
             );
         }
+    }
+
+    #[test]
+    fn defocus_blurs_in_squares_whatever_the_board_size() {
+        let cfg = DegradeConfig {
+            defocus: crate::render::config::Effect {
+                probability: 1.0,
+                strength: 0.12,
+            },
+            ..DegradeConfig::NONE
+        };
+        // A black-white edge across a board of 20 px squares and one of 80 px squares: the
+        // ramp is four times as wide on the larger, the same share of a square.
+        let ramp = |cell: f32| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+            let w = (cell * 4.0) as u32;
+            let mut img = RgbImage::from_fn(w, 8, |x, _| {
+                image::Rgb([if x < w / 2 { 0 } else { 255 }; 3])
+            });
+            let d = degrade(&mut img, cell, Medium::Screen, None, &cfg, &mut rng);
+            assert!(d.effects[0].starts_with("defocus:"), "{:?}", d.effects);
+            (0..w)
+                .filter(|&x| (20..236).contains(&img.get_pixel(x, 4).0[0]))
+                .count() as f32
+        };
+        let (small, large) = (ramp(20.0), ramp(80.0));
+        assert!(small >= 1.0, "{small}");
+        assert!((large / small - 4.0).abs() < 1.2, "{small} {large}");
     }
 }
