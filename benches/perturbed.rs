@@ -10,7 +10,8 @@
 //! `cargo bench --bench perturbed -- SET...` (a folder with manifest.csv or labels.jsonl),
 //! e.g. `cargo bench --bench perturbed -- ../shared/dev/*/`. With `PERTURBED_DUMP=DIR`, each
 //! changed picture read wrongly (where the picture as it is reads right) is written there
-//! as a PNG to look at.
+//! as a PNG to look at. `BENCH_CHECKPOINT=DIR` reads with that checkpoint instead of the
+//! shipped one.
 
 use std::collections::BTreeMap;
 use std::path::Path;

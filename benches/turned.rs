@@ -5,7 +5,8 @@
 //! (the orientation is the pipeline's own).
 //!
 //! `cargo bench --bench turned -- SET...` (a folder with manifest.csv or labels.jsonl),
-//! e.g. `cargo bench --bench turned -- ../shared/dev/*/`
+//! e.g. `cargo bench --bench turned -- ../shared/dev/*/`. `BENCH_CHECKPOINT=DIR` reads with
+//! that checkpoint instead of the shipped one.
 
 use std::collections::BTreeMap;
 

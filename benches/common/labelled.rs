@@ -30,9 +30,18 @@ pub fn sets_from_args(bench: &str) -> Vec<(String, Vec<LabelledImage>)> {
         .collect()
 }
 
-/// The shipped checkpoint on the default CPU backend.
+/// The shipped checkpoint on the default CPU backend, or the one `BENCH_CHECKPOINT` names
+/// (a candidate to compare with it).
 pub fn shipped() -> Recognizer {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    Recognizer::load(&root.join("checkpoints/default"), Backend::Flex)
-        .expect("the shipped checkpoint loads")
+    let dir = std::env::var_os("BENCH_CHECKPOINT")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("checkpoints/default"));
+    match Recognizer::load(&dir, Backend::Flex) {
+        Ok(rec) => rec,
+        Err(e) => {
+            eprintln!("{}: {e}", dir.display());
+            std::process::exit(2);
+        }
+    }
 }
