@@ -86,8 +86,10 @@ pub struct RecognizeOptions {
     /// [`crate::lookalike::unlike_twins`]).
     pub unlike_twins_margin: Option<f32>,
     /// A board whose tones span less than this (grey levels between its darkest and
-    /// lightest, see [`crate::levels::board_tones`]) is also read with them stretched to
-    /// the full range, and the surer reading kept (`None`: off). Default 170.
+    /// lightest, see [`crate::levels::board_tones`]), or whose lightest grey is under
+    /// [`crate::levels::DIM_BELOW`] (its shadows then lifted too), is also read with them
+    /// stretched to the full range, and the surer reading kept (`None`: both off). Default
+    /// 170.
     pub stretch_faded_below: Option<f32>,
     /// The FEN fields the picture cannot show.
     pub fields: FenFields,
