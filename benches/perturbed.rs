@@ -25,7 +25,7 @@ use rayon::prelude::*;
 mod labelled;
 
 /// The changes, in table order ("as is" first).
-const CHANGES: [&str; 21] = [
+const CHANGES: [&str; 22] = [
     "as is",
     "double",
     "half",
@@ -34,6 +34,7 @@ const CHANGES: [&str; 21] = [
     "jpeg 30",
     "board",
     "inside",
+    "left 6",
     "turn 3",
     "turn 10",
     "tilt",
@@ -152,6 +153,13 @@ fn apply(change: &str, img: &RgbImage, quad: Option<&Quad>) -> Option<RgbImage> 
         // The board's bounding box (a user's crop), and 2% of its side inside it.
         "board" => crop_to(img, quad?, 0.0),
         "inside" => crop_to(img, quad?, -0.02),
+        // A crop through the a-file: the picture's left side cut off up to 6% of the board
+        // inside its edge (half an edge square), the rest kept.
+        "left 6" => {
+            let (x0, _, x1, _) = quad?.bounds();
+            let left = (x0 + 0.06 * (x1 - x0)).round().clamp(0.0, (w - 1) as f32) as u32;
+            imageops::crop_imm(img, left, 0, w - left, h).to_image()
+        }
         // Turned on a canvas grown by a tenth of the longer side each way, so that no
         // corner of the picture is cut off.
         "turn 3" => turned(img, 3.0),

@@ -264,9 +264,20 @@ fn print_notes(prefix: &str, r: &Recognition) {
                 " (it looks unlike the other {}s on squares of its colour)",
                 t.class.describe()
             ),
+            _ if r.cut_off.contains(&s.square) => {
+                " (a quarter or more of it lies outside the picture)".to_string()
+            }
             _ => String::new(),
         };
         eprintln!("{prefix}unsure about {}: {}{why}", s.square, alt.join(", "));
+    }
+    if !r.cut_off.is_empty() {
+        let names: Vec<String> = r.cut_off.iter().map(|s| s.to_string()).collect();
+        eprintln!(
+            "{prefix}warning: the picture cuts off part of the board ({}): check those \
+             squares against the board, or read a picture that shows all of it",
+            names.join(", ")
+        );
     }
     if r.uncertain.len() >= MANY_UNSURE {
         eprintln!(

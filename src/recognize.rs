@@ -24,7 +24,7 @@ use crate::placement::{Placement, square_at};
 use crate::quad::Quad;
 use crate::relook::{self, RelookConfig};
 use crate::render::Orientation;
-use crate::squares::cut;
+use crate::squares::{self, cut};
 
 /// Castling rights to write into the FEN.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -178,6 +178,10 @@ pub struct Recognition {
     /// piece on the same square colour (reported as uncertain too).
     #[serde(serialize_with = "ser_squares")]
     pub unlike_twins: Vec<Square>,
+    /// Squares a quarter or more outside the picture (a crop too tight), reported as
+    /// uncertain too.
+    #[serde(serialize_with = "ser_squares")]
+    pub cut_off: Vec<Square>,
     /// The board's tones, and whether the board was read with them stretched (see
     /// [`crate::levels`]); `None` when that step is off.
     pub tones: Option<BoardTones>,
@@ -443,10 +447,17 @@ impl Recognizer {
             .collect(),
             None => Vec::new(),
         };
+        // Squares a quarter or more outside the picture: whatever they read is a guess.
+        let shares = squares::outside_shares(&board.quad, img.width(), img.height());
+        let cut_off: Vec<Square> = (0..64)
+            .filter(|&i| shares[i] >= CUT_OFF_SHARE)
+            .filter_map(true_square)
+            .collect();
         let uncertain = squares
             .iter()
             .filter(|s| {
                 unlike_twins.contains(&s.square)
+                    || cut_off.contains(&s.square)
                     || s.top
                         .first()
                         .is_none_or(|t| t.probability < opts.uncertain_below)
@@ -479,6 +490,7 @@ impl Recognizer {
             squares,
             uncertain,
             unlike_twins,
+            cut_off,
             relooked,
             tones,
             twins,
@@ -492,3 +504,7 @@ impl Recognizer {
 
 /// A board after the first one found in a picture is kept only with fewer unsure squares.
 const FURTHER_MAX_UNSURE: usize = 16;
+/// Share of a square outside the picture from which it is reported as cut off (training
+/// crops reach at most 0.16 of an edge square outside: synth crops up to 2% of the board
+/// inside its edge).
+const CUT_OFF_SHARE: f32 = 0.25;

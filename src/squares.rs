@@ -286,6 +286,38 @@ pub fn warp_board(img: &RgbImage, quad: &Quad, side: u32) -> Result<RgbImage, Cu
     Ok(out)
 }
 
+/// Samples a side of each square for [`outside_shares`].
+const SHARE_GRID: usize = 6;
+
+/// The share of each square of the board at `quad` (reading order a8..h1 as seen in the
+/// picture) that lies outside a picture of `width` x `height`, sampled on a 6 x 6 grid
+/// inside the square. A board cropped too tightly (a user's crop, a photo cut at the
+/// frame) leaves its edge squares partly unseen: their reading is a guess. All zero when
+/// the outline is degenerate.
+pub fn outside_shares(quad: &Quad, width: u32, height: u32) -> [f32; 64] {
+    let mut shares = [0f32; 64];
+    let Some(h) = quad.homography() else {
+        return shares;
+    };
+    let (w, hh) = (width as f32, height as f32);
+    let step = 1.0 / (8 * SHARE_GRID) as f32;
+    for (i, share) in shares.iter_mut().enumerate() {
+        let (row, col) = (i / 8, i % 8);
+        let mut outside = 0;
+        for a in 0..SHARE_GRID {
+            for b in 0..SHARE_GRID {
+                let u = (col * SHARE_GRID + b) as f32 * step + step / 2.0;
+                let v = (row * SHARE_GRID + a) as f32 * step + step / 2.0;
+                let [x, y] = h.apply([u, v]);
+                let inside = (0.0..w).contains(&x) && (0.0..hh).contains(&y);
+                outside += usize::from(!inside);
+            }
+        }
+        *share = outside as f32 / (SHARE_GRID * SHARE_GRID) as f32;
+    }
+    shares
+}
+
 /// Whether a crop cut with `cfg` shows a plain square: every channel within
 /// [`PLAIN_RANGE`] grey levels over the square's middle (a tenth of a square in from each
 /// edge, where any piece draws its outline). Such a square is empty whatever a model says;
@@ -435,5 +467,21 @@ mod tests {
             v,
             vec![1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
         );
+    }
+
+    #[test]
+    fn squares_cut_off_by_the_picture_edge_are_measured() {
+        // A board of 10 px squares whose left half-file lies left of the picture.
+        let quad = Quad::square(-5.0, 0.0, 80.0);
+        let shares = outside_shares(&quad, 100, 100);
+        for row in 0..8 {
+            assert!((shares[row * 8] - 0.5).abs() < 0.01, "{}", shares[row * 8]);
+            for col in 1..8 {
+                assert_eq!(shares[row * 8 + col], 0.0);
+            }
+        }
+        // The whole board inside.
+        let inside = outside_shares(&Quad::square(10.0, 10.0, 80.0), 100, 100);
+        assert!(inside.iter().all(|&s| s == 0.0));
     }
 }

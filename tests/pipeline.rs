@@ -497,3 +497,36 @@ fn dim_pictures_are_read_with_their_shadows_lifted() {
         run.exact_plain
     );
 }
+
+#[test]
+fn a_board_cropped_through_its_edge_file_is_placed_right_and_the_cut_squares_unsure() {
+    // A user's crop through the middle of the a-file: its squares are half outside.
+    let renderer = own_set_renderer(screenshots(320));
+    let rec = shipped();
+    let opts = white_below();
+    for i in 0..4 {
+        let r = renderer.render(43, i);
+        let whole = rec.recognize(&r.image, &opts).expect("board read");
+        assert!(whole.cut_off.is_empty(), "image {i}: {:?}", whole.cut_off);
+        let (x0, _, x1, _) = r.quad.bounds();
+        let left = (x0 + (x1 - x0) / 16.0).round() as u32;
+        let (w, h) = r.image.dimensions();
+        let cropped = image::imageops::crop_imm(&r.image, left, 0, w - left, h).to_image();
+        let got = rec.recognize(&cropped, &opts).expect("cropped board read");
+        // Found where it is, not a file over (the cut-off file cannot be judged by its
+        // tones, and the margin beyond the h-file must not pull the window over).
+        let truth = fenscan::quad::Quad(r.quad.0.map(|p| [p[0] - left as f32, p[1]]));
+        let err = got.board.quad.max_corner_distance(&truth) / truth.mean_side();
+        assert!(err < 0.02, "image {i}: corners off by {err:.3} of the side");
+        let mut cut: Vec<String> = got.cut_off.iter().map(|s| s.to_string()).collect();
+        cut.sort();
+        let a_file: Vec<String> = (1..=8).map(|rank| format!("a{rank}")).collect();
+        assert_eq!(cut, a_file, "image {i}: board at {:?}", got.board.quad);
+        for s in &got.cut_off {
+            assert!(
+                got.uncertain.iter().any(|u| u.square == *s),
+                "image {i}: {s} cut off but not reported unsure"
+            );
+        }
+    }
+}

@@ -80,7 +80,8 @@ pub fn square_contrast_on_ring(
 /// How strongly a line of 8 squares alternates: the mean tone step between neighbours,
 /// or with `signed` the mean step taken with the checker's alternating sign (up, down,
 /// up...), so that a steady gradient (uneven light) cancels out. `index` is a row
-/// (`horizontal`) or column, -1..=8, within columns/rows `from..from + 8`.
+/// (`horizontal`) or column, -1..=8, within columns/rows `from..from + 8`. `None` when the
+/// line lies mostly outside the picture.
 fn alternation(
     integral: &Integral,
     h: &Homography,
@@ -89,7 +90,7 @@ fn alternation(
     from: i32,
     horizontal: bool,
     signed: bool,
-) -> f32 {
+) -> Option<f32> {
     let tones: Vec<Option<f32>> = (from..from + 8)
         .map(|k| {
             if horizontal {
@@ -111,11 +112,10 @@ fn alternation(
             })
         })
         .collect();
-    // A line mostly outside the image does not alternate.
     if steps.len() < 5 {
-        return 0.0;
+        return None;
     }
-    (steps.iter().sum::<f32>() / 7.0).abs()
+    Some((steps.iter().sum::<f32>() / 7.0).abs())
 }
 
 /// The offset (in squares, at most one each way) of the board from the lattice window
@@ -127,9 +127,16 @@ pub fn settle_window(integral: &Integral, h: &Homography, blur: usize) -> [f32; 
         let axis = usize::from(horizontal);
         let other = offset[1 - axis];
         let line = |i: i32| alternation(integral, h, blur, i, other, horizontal, false);
-        let (first, last) = (line(0), line(7));
-        // Moving towards -1 brings line -1 in and pushes line 7 out, and the other way.
-        let (before, after) = (line(-1), line(8));
+        // An edge line of the window that the picture cuts off (a crop through the a-file)
+        // cannot be judged: the lattice says it is the board's, so it counts as alternating
+        // like the board's inner lines. Were it counted as flat, any margin on the far side
+        // would pull the window a square off the board.
+        let inner: Vec<f32> = (1..7).filter_map(line).collect();
+        let typical = inner.iter().sum::<f32>() / inner.len().max(1) as f32;
+        let (first, last) = (line(0).unwrap_or(typical), line(7).unwrap_or(typical));
+        // Moving towards -1 brings line -1 in and pushes line 7 out, and the other way; a
+        // line off the picture does not alternate.
+        let (before, after) = (line(-1).unwrap_or(0.0), line(8).unwrap_or(0.0));
         if before > 1.5 * last && before > after {
             offset[axis] = -1;
         } else if after > 1.5 * first && after > before {
@@ -159,7 +166,8 @@ pub fn outside_alternation(
         } else {
             (i + dc, dr)
         };
-        alternation(integral, h, blur, index, from, horizontal, true)
+        // Lines mostly outside the picture count as not alternating.
+        alternation(integral, h, blur, index, from, horizontal, true).unwrap_or(0.0)
     };
     let inside = (0..8).map(|i| line(i, true) + line(i, false)).sum::<f32>() / 16.0;
     let outside = [
