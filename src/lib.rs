@@ -50,5 +50,6 @@ pub mod quad;
 pub mod recognize;
 pub mod relook;
 pub mod render;
+pub mod square_readings;
 pub mod squares;
 pub mod training;

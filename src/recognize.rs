@@ -24,7 +24,9 @@ use crate::placement::{Placement, square_at};
 use crate::quad::Quad;
 use crate::relook::{self, RelookConfig};
 use crate::render::Orientation;
-use crate::squares::{self, cut};
+use crate::square_readings::ser_squares;
+pub use crate::square_readings::{Scored, SquareReading, TwinReading};
+use crate::squares::cut;
 
 /// Castling rights to write into the FEN.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,50 +112,6 @@ impl Default for RecognizeOptions {
             fields: FenFields::default(),
         }
     }
-}
-
-/// One class with its probability.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Scored {
-    /// The class.
-    pub class: SquareClass,
-    /// Its probability.
-    pub probability: f32,
-}
-
-/// What the classifier said about one square.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SquareReading {
-    /// The square (true chess square, after orientation).
-    #[serde(serialize_with = "ser_square")]
-    pub square: Square,
-    /// The three likeliest classes.
-    pub top: Vec<Scored>,
-}
-
-fn ser_square<S: serde::Serializer>(sq: &Square, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&sq.to_string())
-}
-
-fn ser_squares<S: serde::Serializer>(sqs: &[Square], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(sqs.iter().map(|sq| sq.to_string()))
-}
-
-/// An unsure square that a clearly read twin on the same board swayed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TwinReading {
-    /// The unsure square.
-    #[serde(serialize_with = "ser_square")]
-    pub square: Square,
-    /// Its twin.
-    #[serde(serialize_with = "ser_square")]
-    pub twin: Square,
-    /// How alike the two crops are (correlation, 1 = identical).
-    pub similarity: f32,
-    /// What the classifier preferred.
-    pub from: SquareClass,
-    /// What it prefers after the comparison (equal to `from` when the twin confirmed it).
-    pub to: SquareClass,
 }
 
 /// The result of recognising one image.
@@ -448,7 +406,7 @@ impl Recognizer {
             None => Vec::new(),
         };
         // Squares a quarter or more outside the picture: whatever they read is a guess.
-        let shares = squares::outside_shares(&board.quad, img.width(), img.height());
+        let shares = crate::squares::outside_shares(&board.quad, img.width(), img.height());
         let cut_off: Vec<Square> = (0..64)
             .filter(|&i| shares[i] >= CUT_OFF_SHARE)
             .filter_map(true_square)

@@ -27,7 +27,7 @@ struct Opts {
 enum Command {
     /// Whole images plus labels.jsonl (placement, orientation, corners, style, effects).
     Boards(RunArgs),
-    /// Square crops, cut as infer cuts them, in DIR/<class>/*.png.
+    /// Square crops, cut as infer cuts them, in `DIR/<class>/*.png`.
     Squares {
         #[command(flatten)]
         run: RunArgs,
