@@ -399,6 +399,29 @@ struct ToneRun {
     report: Vec<String>,
 }
 
+impl ToneRun {
+    /// At least `n - slack` changed boards read again (`how`, counted in `done`), at
+    /// least `n - 1` exact, and more exact than without the step.
+    fn assert_step_reads(&self, what: &str, how: &str, done: u64, slack: u64) {
+        let n = self.n;
+        assert!(
+            done >= n - slack,
+            "only {done} of {n} {what} boards read {how}"
+        );
+        assert!(
+            self.exact >= n - 1,
+            "only {}/{n} {what} boards exact:\n{}",
+            self.exact,
+            self.report.join("\n")
+        );
+        assert!(
+            self.exact > self.exact_plain,
+            "reading {how} read no more {what} boards ({}/{n} without)",
+            self.exact_plain
+        );
+    }
+}
+
 fn tone_run(seed: u64, n: u64, change: impl Fn(f32) -> f32) -> ToneRun {
     let mut cfg = screenshots(240);
     cfg.positions.random_placement = 0.0;
@@ -451,25 +474,9 @@ fn tone_run(seed: u64, n: u64, change: impl Fn(f32) -> f32) -> ToneRun {
 fn faded_pictures_are_read_with_their_tones_stretched() {
     // A photo of a screen in daylight, grey newsprint: every tone squeezed towards grey.
     let run = tone_run(31, 8, |v| 140.0 + 0.35 * v);
-    let n = run.n;
-    assert!(
-        run.stretched >= n - 1,
-        "only {} of {n} faded boards read stretched",
-        run.stretched
-    );
-    assert!(
-        run.exact >= n - 1,
-        "only {}/{n} faded boards exact:\n{}",
-        run.exact,
-        run.report.join("\n")
-    );
     // So faded (greys 140-229) the shipped model misreads some boards unstretched (5 of 8
     // when this was written): the step is what reads them.
-    assert!(
-        run.exact > run.exact_plain,
-        "stretching read no more boards ({}/{n} without)",
-        run.exact_plain
-    );
+    run.assert_step_reads("faded", "stretched", run.stretched, 1);
 }
 
 #[test]
@@ -477,25 +484,9 @@ fn dim_pictures_are_read_with_their_shadows_lifted() {
     // An underexposed photo: every tone darkened and the shadows crushed, the blacks still
     // black (so the range stays wide). Black men merge into dark squares.
     let run = tone_run(37, 16, |v| 0.6 * 255.0 * (v / 255.0).powf(2.8));
-    let n = run.n;
-    assert!(
-        run.lifted >= n - 2,
-        "only {} of {n} dim boards read lifted",
-        run.lifted
-    );
-    assert!(
-        run.exact >= n - 1,
-        "only {}/{n} dim boards exact:\n{}",
-        run.exact,
-        run.report.join("\n")
-    );
     // So dimmed, the shipped model misreads some boards as they are (3 of 16 when this
     // was written): the step is what reads them.
-    assert!(
-        run.exact > run.exact_plain,
-        "lifting read no more boards ({}/{n} without)",
-        run.exact_plain
-    );
+    run.assert_step_reads("dim", "lifted", run.lifted, 2);
 }
 
 #[test]

@@ -260,16 +260,17 @@ fn color_shift(img: &mut RgbImage, s: f32, rng: &mut impl Rng) {
 
 /// Squeezes the tones into `255 * lift ..= 255 * (lift + 1 - lost)`.
 fn fade(img: &mut RgbImage, lift: f32, lost: f32) {
-    let lut: [u8; 256] = std::array::from_fn(|v| to_u8(255.0 * lift + v as f32 * (1.0 - lost)));
-    for c in img.iter_mut() {
-        *c = lut[*c as usize];
-    }
+    map_tones(img, |v| 255.0 * lift + v * (1.0 - lost));
 }
 
 /// Darkens every tone to `255 exposure (v/255)^gamma`, crushing the shadows.
 fn dim(img: &mut RgbImage, exposure: f32, gamma: f32) {
-    let lut: [u8; 256] =
-        std::array::from_fn(|v| to_u8(255.0 * exposure * (v as f32 / 255.0).powf(gamma)));
+    map_tones(img, |v| 255.0 * exposure * (v / 255.0).powf(gamma));
+}
+
+/// Maps every channel of every pixel through `curve` (0..255 to 0..255), by a table.
+fn map_tones(img: &mut RgbImage, curve: impl Fn(f32) -> f32) {
+    let lut: [u8; 256] = std::array::from_fn(|v| to_u8(curve(v as f32)));
     for c in img.iter_mut() {
         *c = lut[*c as usize];
     }
@@ -410,6 +411,14 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
+    /// An effect drawn on every picture, up to `strength`.
+    fn always(strength: f32) -> crate::render::config::Effect {
+        crate::render::config::Effect {
+            probability: 1.0,
+            strength,
+        }
+    }
+
     #[test]
     fn noise_in_four_runs_is_the_noise_of_one_stream() {
         // Sizes around the cut into runs (uneven last run, and too small to cut).
@@ -439,10 +448,7 @@ mod tests {
     #[test]
     fn ink_spread_leaves_the_paper_between_hatch_lines() {
         let cfg = DegradeConfig {
-            ink: crate::render::config::Effect {
-                probability: 1.0,
-                strength: 0.1,
-            },
+            ink: always(0.1),
             ..DegradeConfig::NONE
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
@@ -466,10 +472,7 @@ mod tests {
     #[test]
     fn sharpen_rings_an_edge_and_leaves_flat_paper() {
         let cfg = DegradeConfig {
-            sharpen: crate::render::config::Effect {
-                probability: 1.0,
-                strength: 2.0,
-            },
+            sharpen: always(2.0),
             ..DegradeConfig::NONE
         };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
@@ -490,10 +493,7 @@ mod tests {
     #[test]
     fn fade_lifts_black_and_squeezes_the_range_keeping_the_order() {
         let cfg = DegradeConfig {
-            fade: crate::render::config::Effect {
-                probability: 1.0,
-                strength: 0.6,
-            },
+            fade: always(0.6),
             ..DegradeConfig::NONE
         };
         for seed in 0..8 {
@@ -516,10 +516,7 @@ mod tests {
     #[test]
     fn dim_darkens_and_crushes_the_shadows_keeping_black_and_the_order() {
         let cfg = DegradeConfig {
-            dim: crate::render::config::Effect {
-                probability: 1.0,
-                strength: 1.4,
-            },
+            dim: always(1.4),
             ..DegradeConfig::NONE
         };
         for seed in 0..8 {
@@ -543,10 +540,7 @@ mod tests {
     #[test]
     fn defocus_blurs_in_squares_whatever_the_board_size() {
         let cfg = DegradeConfig {
-            defocus: crate::render::config::Effect {
-                probability: 1.0,
-                strength: 0.12,
-            },
+            defocus: always(0.12),
             ..DegradeConfig::NONE
         };
         // A black-white edge across a board of 20 px squares and one of 80 px squares: the
