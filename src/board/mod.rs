@@ -296,6 +296,8 @@ fn find_with<'a>(
     cfg: &FinderConfig,
 ) -> Result<FoundBoard, BoardNotFound> {
     let mut best: Option<(Lattice, usize)> = None;
+    // The lattice with the most corners seen (see below).
+    let mut most: Option<Lattice> = None;
     // Coarse to fine. The fine scales cost the most (a response at every pixel) and are
     // only needed for small boards: once a clear lattice is found (most of its 49 corners;
     // arrows and pieces hide a few), scales down to half its size are still tried (a finer
@@ -320,6 +322,17 @@ fn find_with<'a>(
             let (l, seed) = l;
             let grown = grow_lattice(&seed, &pts);
             let l = if grown.count + 7 >= l.count { grown } else { l };
+            if most.as_ref().is_none_or(|m| l.count > m.count) {
+                most = Some(l.clone());
+            }
+            // A lattice and the same one with strays between its corners (the hatching of
+            // a squeezed diagram) are one board, each perhaps seen in part.
+            if let Some((b, at)) = &best
+                && let Some(joined) = b.merged(&l)
+            {
+                best = Some((joined, *at));
+                continue;
+            }
             // On a tie the finer scale wins unless its lattice is clearly narrower (a
             // pattern inside the squares rather than the squares).
             let better = match &best {
@@ -337,13 +350,18 @@ fn find_with<'a>(
     }
     let best = best.map(|(lattice, _)| lattice);
     let found = best.as_ref().map(|b| b.count).unwrap_or(0);
-    let Some(lattice) = best.filter(|b| b.count >= cfg.min_corners) else {
+    // A clearly larger lattice with fewer corners wins (a thumbnail beside the main board);
+    // when it has too few to be a board, the lattice with the most corners may be one (a
+    // small board on a page, beside a larger pattern of stray points).
+    let enough = |l: &Lattice| l.count >= cfg.min_corners;
+    let Some(lattice) = best.filter(enough).or_else(|| most.filter(enough)) else {
         return Err(BoardNotFound::new(
             found,
             cfg.min_corners,
             NotFoundReason::TooFewCorners,
         ));
     };
+    let found = lattice.count;
     let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
     let h = Homography::fit(&src, &dst).ok_or(BoardNotFound::new(
         found,
