@@ -501,7 +501,7 @@ mod tests {
         assert!(strays.count > board.count, "{}", strays.count);
         assert!(strays.strays_of(&board));
         assert!(board.beats(&strays) && !strays.beats(&board));
-        // Joined, the board has the corners of both (the window holds 7 of the 7 rows).
+        // Joined, the board has the corners of both: all seven rows.
         let joined = board.merged(&strays).expect("one board");
         assert!(joined.count > 40, "{}", joined.count);
         assert_eq!(joined.cell, board.cell);
