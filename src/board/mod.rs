@@ -371,7 +371,18 @@ fn find_with<'a>(
     let blur = (lattice.spacing * 0.08).max(1.0) as usize;
     // The lattice may sit a row off the board when corners hide along one edge and labels
     // or a frame mimic corners along the other; the squares' colours settle it.
-    let offset = settle_window(integral, &h, blur);
+    let along = |axis: usize, index: f32| {
+        lattice
+            .members
+            .iter()
+            .filter(|(ij, _)| ij[axis] == index)
+            .count()
+    };
+    let edge_corners = [
+        [along(0, 0.0), along(0, 6.0)],
+        [along(1, 0.0), along(1, 6.0)],
+    ];
+    let offset = settle_window(integral, &h, blur, edge_corners);
     // Every inner corner looked for again with a kernel sized to its own squares.
     let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
     // In grey alone; kept for the tone fit's check below.

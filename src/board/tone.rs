@@ -121,19 +121,36 @@ fn alternation(
 /// The offset (in squares, at most one each way) of the board from the lattice window
 /// `h` describes: a row or column moves in when it alternates light/dark more clearly
 /// than the one it would push out (a line off the board is margin, frame or labels).
-pub fn settle_window(integral: &Integral, h: &Homography, blur: usize) -> [f32; 2] {
+/// `edge_corners`: how many of the lattice's corners lie along the inner side of each
+/// edge line of the window, `[[left, right], [top, bottom]]`.
+pub fn settle_window(
+    integral: &Integral,
+    h: &Homography,
+    blur: usize,
+    edge_corners: [[usize; 2]; 2],
+) -> [f32; 2] {
     let mut offset = [0i32, 0i32];
     for horizontal in [true, false] {
         let axis = usize::from(horizontal);
         let other = offset[1 - axis];
         let line = |i: i32| alternation(integral, h, blur, i, other, horizontal, false);
         // An edge line of the window that the picture cuts off (a crop through the a-file)
-        // cannot be judged: the lattice says it is the board's, so it counts as alternating
-        // like the board's inner lines. Were it counted as flat, any margin on the far side
-        // would pull the window a square off the board.
+        // cannot be judged: when corners of the lattice run along it, it is the board's,
+        // so it counts as alternating like the board's inner lines. Were it counted as
+        // flat, any margin on the far side would pull the window a square off the board.
+        // Without them, the lattice placed it there from stray points (the noise of a
+        // scan), and the line off the picture does not alternate.
         let inner: Vec<f32> = (1..7).filter_map(line).collect();
         let typical = inner.iter().sum::<f32>() / inner.len().max(1) as f32;
-        let (first, last) = (line(0).unwrap_or(typical), line(7).unwrap_or(typical));
+        let edge = |i: i32, corners: usize| {
+            line(i).unwrap_or(if corners >= EDGE_CORNERS {
+                typical
+            } else {
+                0.0
+            })
+        };
+        let [near, far] = edge_corners[axis];
+        let (first, last) = (edge(0, near), edge(7, far));
         // Moving towards -1 brings line -1 in and pushes line 7 out, and the other way; a
         // line off the picture does not alternate.
         let (before, after) = (line(-1).unwrap_or(0.0), line(8).unwrap_or(0.0));
@@ -145,6 +162,9 @@ pub fn settle_window(integral: &Integral, h: &Homography, blur: usize) -> [f32; 
     }
     [offset[0] as f32, offset[1] as f32]
 }
+
+/// Corners along a window edge line cut off by the picture that make it the board's.
+const EDGE_CORNERS: usize = 2;
 
 /// How strongly the lines of squares just off the board (the rows and columns -1 and 8)
 /// alternate light/dark in the checker's rhythm, relative to the board's own lines: the
@@ -269,6 +289,35 @@ mod tests {
         let grey = square_contrast(&Integral::new(&gray), h, [0.0, 0.0], 1);
         let views = OtherViews::new(img, &gray, 1024).best_contrast(h, [0.0, 0.0], 1);
         (grey, views)
+    }
+
+    #[test]
+    fn a_window_edge_off_the_picture_counts_as_the_boards_only_with_corners_along_it() {
+        // A board filling the picture and a window one row above it: its top row lies off
+        // the picture, its bottom row (the board's rank 1) is left out.
+        let side = 30;
+        let (img, _) = board(
+            side,
+            0,
+            |light, _, _| if light { [235; 3] } else { [90; 3] },
+        );
+        let at = |i: f32| i * side as f32;
+        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
+        let dst = src.map(|p| [at(p[0] + 1.0), at(p[1])]);
+        let h = Homography::fit(&src, &dst).unwrap();
+        let (gray, _, _) = super::super::prepare(&img, 1024, super::super::LUMA);
+        let integral = Integral::new(&gray);
+        // No lattice corners along the cut-off line (stray points placed the window): the
+        // window moves down onto the board.
+        assert_eq!(
+            settle_window(&integral, &h, 1, [[7, 7], [0, 7]]),
+            [0.0, 1.0]
+        );
+        // Corners along it (a crop through the board's edge row): it is the board's.
+        assert_eq!(
+            settle_window(&integral, &h, 1, [[7, 7], [7, 7]]),
+            [0.0, 0.0]
+        );
     }
 
     #[test]
