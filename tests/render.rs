@@ -497,6 +497,56 @@ fn quarter_turned_pictures_keep_their_board_and_labels() {
     assert_eq!(ways.len(), 2, "both ways drawn");
 }
 
+#[test]
+fn squashed_pictures_keep_their_board_and_labels() {
+    let plain = clean_config();
+    let mut squashed = plain;
+    squashed.scene.squash = fenscan::render::config::Effect {
+        probability: 1.0,
+        strength: 0.6,
+    };
+    let (a, b) = (own_set_renderer(plain), own_set_renderer(squashed));
+    let mut axes = std::collections::HashSet::new();
+    for i in 0..6 {
+        let (x, y) = (a.render(9, i), b.render(9, i));
+        assert_eq!(x.placement, y.placement);
+        let effect = y.effects.last().unwrap().clone();
+        let (axis, share) = effect
+            .strip_prefix("squash:")
+            .and_then(|e| e.split_once(':'))
+            .unwrap_or_else(|| panic!("image {i}: last effect {effect}"));
+        let share: f32 = share.parse().unwrap();
+        assert!((0.6..=1.0).contains(&share), "image {i}: {effect}");
+        axes.insert(axis.to_string());
+        // One side squeezed, the other kept; the board's corners squeezed with it.
+        let ((w0, h0), (w1, h1)) = (x.image.dimensions(), y.image.dimensions());
+        let (kept, squeezed, k) = match axis {
+            "width" => ((h0, h1), (w0, w1), 0),
+            "height" => ((w0, w1), (h0, h1), 1),
+            other => panic!("image {i}: axis {other}"),
+        };
+        assert_eq!(kept.0, kept.1, "image {i}");
+        let ratio = squeezed.1 as f32 / squeezed.0 as f32;
+        assert!(
+            (ratio - share).abs() < 0.01,
+            "image {i}: {ratio} for {share}"
+        );
+        for c in 0..4 {
+            let expected = x.quad.0[c][k] * ratio;
+            assert!(
+                (y.quad.0[c][k] - expected).abs() < 0.5,
+                "image {i}, corner {c}"
+            );
+            assert_eq!(
+                y.quad.0[c][1 - k],
+                x.quad.0[c][1 - k],
+                "image {i}, corner {c}"
+            );
+        }
+    }
+    assert_eq!(axes.len(), 2, "both axes drawn");
+}
+
 /// A set whose white men have no dark ink (a white body, a light grey rim) vanishes on a
 /// book's white squares: it is measured as faint and never drawn on a book theme, while the
 /// project's own set is not faint and is.

@@ -162,6 +162,10 @@ pub struct SceneConfig {
     /// Share of pictures turned a quarter, either way, after everything else (a phone photo
     /// without its orientation tag, a page scanned sideways). Default 0.
     pub quarter_turn: f64,
+    /// The picture squeezed along its width or its height (an app that squeezes a photo
+    /// into a square), after the degradations: probability and the smallest share of the
+    /// side kept (0.3-1). Default 0, 0.6.
+    pub squash: Effect,
 }
 
 impl Default for SceneConfig {
@@ -175,6 +179,7 @@ impl Default for SceneConfig {
             rotation: effect(0.15, 4.0),
             perspective: effect(0.15, 0.25),
             quarter_turn: 0.0,
+            squash: effect(0.0, 0.6),
         }
     }
 }
@@ -360,6 +365,8 @@ impl SynthConfig {
             ("overlays.circles", self.overlays.circles),
             ("overlays.arrows", self.overlays.arrows),
             ("scene.cropped", self.scene.cropped),
+            ("scene.quarter_turn", self.scene.quarter_turn),
+            ("scene.squash.probability", self.scene.squash.probability),
             ("scene.second_board", self.scene.second_board),
             (
                 "scene.rotation.probability",
@@ -417,6 +424,9 @@ impl SynthConfig {
         }
         if !(0.3..=1.0).contains(&self.look.min_piece_scale) {
             return Err("look.min_piece_scale must be between 0.3 and 1".into());
+        }
+        if !(0.3..=1.0).contains(&self.scene.squash.strength) {
+            return Err("scene.squash.strength must be between 0.3 and 1".into());
         }
         if !(0.0..=0.4).contains(&self.scene.perspective.strength) {
             return Err("scene.perspective.strength must be between 0 and 0.4".into());

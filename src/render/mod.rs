@@ -334,7 +334,17 @@ impl Renderer {
             rng,
         );
         effects.extend(degraded.effects);
-        // Drawn only when asked for, so that sets made without it keep their bytes.
+        // Drawn only when asked for, so that sets made without them keep their bytes.
+        let squash = cfg.scene.squash;
+        if squash.probability > 0.0 && rng.random_bool(squash.probability) {
+            let share = rng.random_range(squash.strength.min(1.0)..=1.0);
+            let across = rng.random_bool(0.5);
+            (image, quad) = scene::squashed(&image, &quad, share, across);
+            effects.push(format!(
+                "squash:{}:{share:.2}",
+                if across { "width" } else { "height" }
+            ));
+        }
         if cfg.scene.quarter_turn > 0.0 && rng.random_bool(cfg.scene.quarter_turn) {
             let clockwise = rng.random_bool(0.5);
             (image, quad) = scene::quarter_turn(&image, &quad, clockwise);
