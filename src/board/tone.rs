@@ -213,7 +213,7 @@ impl OtherViews {
     /// The views of `img`, shrunk as the finder shrinks it; `gray` is its detection image.
     pub fn new(img: &RgbImage, gray: &GrayImage, max_side: u32) -> OtherViews {
         let (channels, _, _) =
-            super::prepare_views(img, max_side, [[256, 0, 0], [0, 256, 0], [0, 0, 256]]);
+            super::shrink::prepare_views(img, max_side, [[256, 0, 0], [0, 256, 0], [0, 0, 256]]);
         let mut views: Vec<Integral> = channels.iter().map(Integral::new).collect();
         views.push(Integral::new(&texture(gray)));
         OtherViews { views }
@@ -285,7 +285,7 @@ mod tests {
     }
 
     fn grey_and_views(img: &RgbImage, h: &Homography) -> (f32, f32) {
-        let (gray, _, _) = super::super::prepare(img, 1024, super::super::LUMA);
+        let (gray, _, _) = super::super::shrink::prepare(img, 1024, super::super::shrink::LUMA);
         let grey = square_contrast(&Integral::new(&gray), h, [0.0, 0.0], 1);
         let views = OtherViews::new(img, &gray, 1024).best_contrast(h, [0.0, 0.0], 1);
         (grey, views)
@@ -305,7 +305,7 @@ mod tests {
         let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
         let dst = src.map(|p| [at(p[0] + 1.0), at(p[1])]);
         let h = Homography::fit(&src, &dst).unwrap();
-        let (gray, _, _) = super::super::prepare(&img, 1024, super::super::LUMA);
+        let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
         let integral = Integral::new(&gray);
         // No lattice corners along the cut-off line (stray points placed the window): the
         // window moves down onto the board.
