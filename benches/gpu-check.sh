@@ -78,6 +78,11 @@ import json, sys
 c = json.load(open(sys.argv[1]))
 c["synth"]["look"]["tinted_pieces"] = 0.15
 c["synth"]["look"]["stretched_pieces"] = 0.2
+# Sessions 26-27: a blur measured in squares (out of focus; the pair reads 57 of 94 dev
+# pictures blurred by 10% of a square) and pictures squeezed along one axis (the squashed
+# board set: 81% against 88% unsqueezed), both measured as the classifier's weak spots.
+c["synth"]["degrade"]["defocus"] = {"probability": 0.15, "strength": 0.12}
+c["synth"]["scene"]["squash"] = {"probability": 0.1, "strength": 0.6}
 c["val_boards"] = 150
 c["learning_rate"] = 0.003
 c["checkpoint_every"] = 1000
