@@ -18,6 +18,7 @@ use std::path::Path;
 
 use fenscan::quad::Quad;
 use fenscan::recognize::RecognizeOptions;
+use fenscan::render::scene;
 use image::{Rgb, RgbImage, imageops};
 use rayon::prelude::*;
 
@@ -190,8 +191,8 @@ fn apply(change: &str, img: &RgbImage, quad: Option<&Quad>) -> Option<RgbImage> 
         "dark" => map_pixels(img, |v| 255.0 * (v / 255.0).powf(2.2) * 0.8),
         // A picture stored with the wrong aspect ratio: an app that squeezes a 4:3 photo
         // into a square (75%), or a 16:9 one (about 60%).
-        "squash 75" => squashed(img, 0.75),
-        "squash 60" => squashed(img, 0.6),
+        "squash 75" => scene::squashed(img, 0.75, true),
+        "squash 60" => scene::squashed(img, 0.6, true),
         // Out of focus: blurred by 5% and 10% of a square (the board as found upright).
         "blur 5" => imageops::blur(img, (0.05 * quad?.mean_side() / 8.0).max(0.5)),
         "blur 10" => imageops::blur(img, (0.10 * quad?.mean_side() / 8.0).max(0.5)),
@@ -224,13 +225,6 @@ fn shrunk(img: &RgbImage, k: u32) -> RgbImage {
         h.div_ceil(k),
         imageops::FilterType::Triangle,
     )
-}
-
-/// `img` squeezed to `share` of its width.
-fn squashed(img: &RgbImage, share: f32) -> RgbImage {
-    let (w, h) = img.dimensions();
-    let narrow = ((w as f32 * share).round() as u32).max(1);
-    imageops::resize(img, narrow, h, imageops::FilterType::Triangle)
 }
 
 /// `img` turned `degrees` clockwise about its centre on a white canvas a fifth larger.

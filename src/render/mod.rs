@@ -339,7 +339,9 @@ impl Renderer {
         if squash.probability > 0.0 && rng.random_bool(squash.probability) {
             let share = rng.random_range(squash.strength.min(1.0)..=1.0);
             let across = rng.random_bool(0.5);
-            (image, quad) = scene::squashed(&image, &quad, share, across);
+            let squeezed = scene::squashed(&image, share, across);
+            quad = scene::rescaled(&quad, image.dimensions(), squeezed.dimensions());
+            image = squeezed;
             effects.push(format!(
                 "squash:{}:{share:.2}",
                 if across { "width" } else { "height" }

@@ -105,21 +105,23 @@ pub fn quarter_turn(img: &RgbImage, quad: &Quad, clockwise: bool) -> (RgbImage, 
     }
 }
 
-/// The picture squeezed to `share` of its width (`across`) or of its height, and the
-/// board's corners with it.
-pub fn squashed(img: &RgbImage, quad: &Quad, share: f32, across: bool) -> (RgbImage, Quad) {
+/// The picture squeezed to `share` of its width (`across`) or of its height (an app that
+/// squeezes a photo into a square).
+pub fn squashed(img: &RgbImage, share: f32, across: bool) -> RgbImage {
     let (w, h) = img.dimensions();
-    let (sx, sy) = if across { (share, 1.0) } else { (1.0, share) };
-    let (nw, nh) = (
-        ((w as f32 * sx).round() as u32).max(1),
-        ((h as f32 * sy).round() as u32).max(1),
-    );
-    if (nw, nh) == (w, h) {
-        return (img.clone(), *quad);
-    }
-    let squeezed = image::imageops::resize(img, nw, nh, image::imageops::FilterType::Triangle);
-    let (fx, fy) = (nw as f32 / w as f32, nh as f32 / h as f32);
-    (squeezed, Quad(quad.0.map(|[x, y]| [x * fx, y * fy])))
+    let squeeze = |side: u32| ((side as f32 * share).round() as u32).max(1);
+    let (nw, nh) = if across {
+        (squeeze(w), h)
+    } else {
+        (w, squeeze(h))
+    };
+    image::imageops::resize(img, nw, nh, image::imageops::FilterType::Triangle)
+}
+
+/// `quad` in a picture of `from` pixels resized to `to` pixels.
+pub fn rescaled(quad: &Quad, from: (u32, u32), to: (u32, u32)) -> Quad {
+    let (fx, fy) = (to.0 as f32 / from.0 as f32, to.1 as f32 / from.1 as f32);
+    Quad(quad.0.map(|[x, y]| [x * fx, y * fy]))
 }
 
 /// The rectangle `(x, y, width, height)` of a `w` x `h` image within `room` squares (plus
