@@ -142,21 +142,24 @@ pub fn settle_window(
         // scan), and the line off the picture does not alternate.
         let inner: Vec<f32> = (1..7).filter_map(line).collect();
         let typical = inner.iter().sum::<f32>() / inner.len().max(1) as f32;
-        let edge = |i: i32, corners: usize| {
-            line(i).unwrap_or(if corners >= EDGE_CORNERS {
-                typical
-            } else {
-                0.0
-            })
+        // (alternation, judged): an edge line off the picture without corners is not.
+        let edge = |i: i32, corners: usize| match line(i) {
+            Some(v) => (v, true),
+            None if corners >= EDGE_CORNERS => (typical, true),
+            None => (0.0, false),
         };
         let [near, far] = edge_corners[axis];
-        let (first, last) = (edge(0, near), edge(7, far));
+        let ((first, first_judged), (last, last_judged)) = (edge(0, near), edge(7, far));
         // Moving towards -1 brings line -1 in and pushes line 7 out, and the other way; a
-        // line off the picture does not alternate.
+        // line off the picture does not alternate. Pushing out a line that could not be
+        // judged needs the line brought in to alternate like the board's own: else a faint
+        // pattern beyond the far edge (an app's panel beside a board cropped through its
+        // a-file, whose corners along that file were not found) pulls the window off.
         let (before, after) = (line(-1).unwrap_or(0.0), line(8).unwrap_or(0.0));
-        if before > 1.5 * last && before > after {
+        let board_like = |v: f32| v >= INCOMING_SHARE * typical;
+        if before > 1.5 * last && before > after && (last_judged || board_like(before)) {
             offset[axis] = -1;
-        } else if after > 1.5 * first && after > before {
+        } else if after > 1.5 * first && after > before && (first_judged || board_like(after)) {
             offset[axis] = 1;
         }
     }
@@ -165,6 +168,9 @@ pub fn settle_window(
 
 /// Corners along a window edge line cut off by the picture that make it the board's.
 const EDGE_CORNERS: usize = 2;
+/// A line brought in to replace an edge line that could not be judged alternates at least
+/// this share of the board's inner lines' mean.
+const INCOMING_SHARE: f32 = 0.5;
 
 /// How strongly the lines of squares just off the board (the rows and columns -1 and 8)
 /// alternate light/dark in the checker's rhythm, relative to the board's own lines: the
@@ -316,6 +322,37 @@ mod tests {
         // Corners along it (a crop through the board's edge row): it is the board's.
         assert_eq!(
             settle_window(&integral, &h, 1, [[7, 7], [7, 7]]),
+            [0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn a_window_edge_off_the_picture_without_corners_stays_unless_a_board_line_replaces_it() {
+        // A board cropped through its a-file (half of it left in the picture) with an app's
+        // dark panel beside its h-file, whose tone varies a little from row to row (lines of
+        // text); the lattice found no corners along the a-file.
+        let side = 30u32;
+        let cut = side / 2;
+        let (w, h_px) = (8 * side - cut + 2 * side, 8 * side);
+        let img = RgbImage::from_fn(w, h_px, |x, y| {
+            let bx = x + cut;
+            let (c, r) = (bx / side, y / side);
+            if c < 8 {
+                let v = if (c + r) % 2 == 0 { 235 } else { 90 };
+                image::Rgb([v; 3])
+            } else {
+                image::Rgb([(40 + (r * 7) % 13) as u8; 3])
+            }
+        });
+        let at = |i: f32| (i + 1.0) * side as f32;
+        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
+        let dst = src.map(|p| [at(p[0]) - cut as f32, at(p[1])]);
+        let h = Homography::fit(&src, &dst).unwrap();
+        let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
+        let integral = Integral::new(&gray);
+        // The panel's column barely alternates: the window stays on the board.
+        assert_eq!(
+            settle_window(&integral, &h, 1, [[0, 7], [7, 7]]),
             [0.0, 0.0]
         );
     }
