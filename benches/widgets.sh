@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Boards drawn by third-party web widgets in a real browser: lichess's chessground (its
+# brown board or five other lichess colours, with each of the 35 lichess piece sets of
+# ../shared/pieces/lichess, six of them held out of training) and cm-chessboard (its seven
+# themes, two piece sprites, three borders), each with its own coordinates, last-move
+# squares, check, markers and arrows, on a page with a header and a move list, screenshot
+# by headless Chromium. Positions are synth's (seeded); everything else is drawn from the
+# seed too (benches/widgets/pages.mjs). BENCHMARKS.md ("Third-party widgets").
+#
+#   bash benches/widgets.sh setup            # Chromium (apt) and the widgets (npm) into target/widgets
+#   bash benches/widgets.sh draw [COUNT] [SEED]   # pages + screenshots into target/widgets/set-SEED
+#   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=target/widgets
+bin=target/release
+case "${1:-}" in
+  setup)
+    command -v chromium > /dev/null || {
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
+    }
+    mkdir -p $dir
+    (cd $dir && [ -f package.json ] || npm init -y > /dev/null)
+    (cd $dir && npm install --no-audit --no-fund chessground@9.2.1 cm-chessboard@8.15.1 > /dev/null)
+    echo "widgets: chromium and the widgets are in place"
+    ;;
+  draw)
+    count=${2:-200}
+    seed=${3:-1}
+    [ -d $dir/node_modules/chessground ] || { echo "widgets: run setup first" >&2; exit 2; }
+    [ -x $bin/synth ] || { echo "widgets: build first (cargo build --release --bins)" >&2; exit 2; }
+    out=$dir/set-$seed
+    rm -rf "$out"
+    mkdir -p "$out/images"
+    # Positions only: synth's game positions (a tenth of them random placements).
+    echo '{"positions": {"random_placement": 0.1, "thinned_game": 0.3},
+ "scene": {"min_board": 100, "max_board": 100}}' > "$out/positions.json"
+    $bin/synth boards --count "$count" --seed "$seed" --config "$out/positions.json" \
+      --out "$out/positions" > /dev/null
+    node benches/widgets/pages.mjs "$out/positions/labels.jsonl" "$out" "$seed" \
+      "$dir/node_modules" ../shared/pieces/lichess
+    for page in "$out"/pages/*.html; do
+      name=$(basename "$page" .html)
+      # The virtual time budget lets the widgets load their sprites and lay out.
+      timeout 60 chromium --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
+        --hide-scrollbars --window-size=1280,800 --virtual-time-budget=3000 \
+        --screenshot="$(pwd)/$out/images/$name.png" "file://$(pwd)/$page" > /dev/null 2>&1
+      [ -s "$out/images/$name.png" ] || { echo "widgets: no screenshot of $page" >&2; exit 1; }
+    done
+    echo "widgets: drew $count boards into $out"
+    ;;
+  eval)
+    seed=${2:-1}
+    shift 2 || shift $#
+    mkdir -p $dir/reports
+    $bin/infer eval "$dir/set-$seed" --report "$dir/reports/set-$seed" "$@"
+    ;;
+  *)
+    sed -n 2,13p "$0" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,174 @@
+// Writes one HTML page per position, each a chess board drawn by a third-party web widget
+// (lichess's chessground, cm-chessboard) as their own code draws it, with a page around it,
+// and manifest.csv with the truth, in infer eval's CSV format.
+//
+//   node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR
+//
+// LABELS.jsonl: synth's labels (only `placement` is used). MODULES_DIR: node_modules with
+// chessground and cm-chessboard. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for
+// chessground. Every choice is drawn from SEED.
+import fs from "node:fs";
+import path from "node:path";
+
+const [labelsFile, outDir, seedArg, modulesDir, piecesDir] = process.argv.slice(2);
+if (!piecesDir) {
+  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR");
+  process.exit(2);
+}
+let state = Number(seedArg) >>> 0 || 1;
+// mulberry32: small, seeded, the same on every machine.
+function random() {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (list) => list[Math.floor(random() * list.length)];
+const chance = (p) => random() < p;
+const between = (lo, hi) => Math.round(lo + random() * (hi - lo));
+
+const FILES = "abcdefgh";
+const squareName = (file, rank) => FILES[file] + String(rank + 1);
+// Squares holding a piece, and empty ones, of a placement, as [name, fen char].
+function squares(placement) {
+  const out = [];
+  placement.split("/").forEach((row, r) => {
+    let f = 0;
+    for (const ch of row) {
+      if (/[1-8]/.test(ch)) {
+        for (let k = 0; k < Number(ch); k++) out.push([squareName(f++, 7 - r), null]);
+      } else out.push([squareName(f++, 7 - r), ch]);
+    }
+  });
+  return out;
+}
+
+const moduleUrl = (p) => "file://" + path.resolve(modulesDir, p);
+const pieceSets = fs
+  .readdirSync(piecesDir)
+  .filter((d) => fs.existsSync(path.join(piecesDir, d, "wK.svg")))
+  .sort();
+const ROLE = { K: "king", Q: "queen", R: "rook", B: "bishop", N: "knight", P: "pawn" };
+
+// Board colours lichess offers (light, dark), drawn as chessground draws its own: a
+// background under the squares.
+const CG_THEMES = {
+  brown: null,
+  blue: ["#dee3e6", "#8ca2ad"],
+  green: ["#ffffdd", "#86a666"],
+  ic: ["#ececec", "#c1c18e"],
+  purple: ["#9f90b0", "#7d4a8d"],
+  grey: ["#b8b8b8", "#7d7d7d"],
+};
+function checker([light, dark]) {
+  let rects = "";
+  for (let r = 0; r < 8; r++)
+    for (let f = 0; f < 8; f++)
+      if ((r + f) % 2 === 1) rects += `<rect x='${f}' y='${r}' width='1' height='1'/>`;
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8' shape-rendering='crispEdges'><rect width='8' height='8' fill='${light}'/><g fill='${dark}'>${rects}</g></svg>`;
+  return `url("data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}")`;
+}
+
+function page({ head, body, script, dark, boardPx, left, top }) {
+  const bg = dark ? "#161512" : pick(["#f4f4f4", "#ffffff", "#e9e6e1"]);
+  const fg = dark ? "#bababa" : "#333";
+  const moves = Array.from({ length: between(4, 20) }, (_, k) => `<div>${k + 1}. e4 e5</div>`).join("");
+  return `<!doctype html><html><head><meta charset="utf-8">${head}
+<style>body{margin:0;background:${bg};color:${fg};font:14px sans-serif}
+#top{height:48px;background:${dark ? "#262421" : "#ddd"};padding:14px 20px;box-sizing:border-box}
+#board{position:absolute;left:${left}px;top:${top}px;width:${boardPx}px;height:${boardPx}px}
+#side{position:absolute;left:${left + boardPx + 30}px;top:${top}px;width:260px}</style></head>
+<body><div id="top">analysis board &nbsp; puzzles &nbsp; learn &nbsp; watch</div>${body}
+<div id="side"><b>Opening explorer</b>${moves}</div>
+<script type="module">${script}</script></body></html>`;
+}
+
+function chessground(placement, orientation) {
+  const set = pick(pieceSets);
+  const theme = pick(Object.keys(CG_THEMES));
+  const all = squares(placement);
+  const pieces = Object.entries(ROLE)
+    .flatMap(([letter, role]) =>
+      ["white", "black"].map((colour) => {
+        const file = path.resolve(piecesDir, set, (colour === "white" ? "w" : "b") + letter + ".svg");
+        return `.cg-wrap piece.${role}.${colour}{background-image:url("file://${file}")}`;
+      }),
+    )
+    .join("\n");
+  const boardCss = CG_THEMES[theme] ? `cg-board{background-image:${checker(CG_THEMES[theme])} !important}` : "";
+  const shapes = [];
+  if (chance(0.3)) shapes.push({ orig: pick(all)[0], dest: pick(all)[0], brush: pick(["green", "red", "blue", "yellow"]) });
+  if (chance(0.15)) shapes.push({ orig: pick(all)[0], brush: pick(["green", "red"]) });
+  const occupied = all.filter(([, p]) => p);
+  const config = {
+    fen: placement,
+    orientation,
+    coordinates: chance(0.8),
+    lastMove: chance(0.7) ? [pick(all)[0], pick(occupied)[0]] : undefined,
+    check: chance(0.1) ? pick(occupied.filter(([, p]) => p === "K" || p === "k"))?.[0] : undefined,
+    drawable: { autoShapes: shapes.filter((s) => s.orig !== s.dest) },
+  };
+  const head = ["chessground.base.css", "chessground.brown.css"]
+    .map((f) => `<link rel="stylesheet" href="${moduleUrl("chessground/assets/" + f)}">`)
+    .join("") + `<style>${pieces}\n${boardCss}</style>`;
+  const script = `import { Chessground } from "${moduleUrl("chessground/dist/chessground.js")}";
+Chessground(document.getElementById("board"), ${JSON.stringify(config)});`;
+  return { head, script, source: `chessground ${set}, ${theme}` };
+}
+
+function cmChessboard(placement, orientation) {
+  const theme = pick(["default", "default-contrast", "green", "blue", "chess-club", "chessboard-js", "black-and-white"]);
+  const pieces = pick(["standard.svg", "staunty.svg"]);
+  const border = pick(["none", "thin", "frame"]);
+  const all = squares(placement);
+  const markers = [];
+  if (chance(0.6)) markers.push(["square", pick(all)[0]], ["square", pick(all)[0]]);
+  if (chance(0.2)) markers.push([pick(["frame", "circle", "dot", "circleDanger"]), pick(all)[0]]);
+  const arrows = chance(0.25) ? [[pick(["success", "warning", "info", "danger"]), pick(all)[0], pick(all)[0]]] : [];
+  const config = {
+    position: placement,
+    orientation: orientation === "white" ? "w" : "b",
+    assetsUrl: moduleUrl("cm-chessboard/assets/") + "/",
+    style: { cssClass: theme, showCoordinates: chance(0.8), borderType: border, pieces: { file: "pieces/" + pieces } },
+  };
+  const head = ["chessboard.css", "extensions/markers/markers.css", "extensions/arrows/arrows.css"]
+    .map((f) => `<link rel="stylesheet" href="${moduleUrl("cm-chessboard/assets/" + f)}">`)
+    .join("");
+  const src = (p) => moduleUrl("cm-chessboard/src/" + p);
+  const script = `import { Chessboard } from "${src("Chessboard.js")}";
+import { Markers, MARKER_TYPE } from "${src("extensions/markers/Markers.js")}";
+import { Arrows, ARROW_TYPE } from "${src("extensions/arrows/Arrows.js")}";
+const config = ${JSON.stringify(config)};
+config.extensions = [{ class: Markers }, { class: Arrows }];
+const board = new Chessboard(document.getElementById("board"), config);
+for (const [type, square] of ${JSON.stringify(markers)}) board.addMarker(MARKER_TYPE[type], square);
+for (const [type, from, to] of ${JSON.stringify(arrows)}) if (from !== to) board.addArrow(ARROW_TYPE[type], from, to);`;
+  return { head, script, source: `cm-chessboard ${pieces.replace(".svg", "")}, ${theme}, border ${border}` };
+}
+
+const placements = fs
+  .readFileSync(labelsFile, "utf8")
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l).placement);
+fs.mkdirSync(path.join(outDir, "pages"), { recursive: true });
+const rows = ["file,placement,kind,orientation,source_repo,notes"];
+placements.forEach((placement, k) => {
+  const orientation = chance(0.25) ? "black" : "white";
+  const widget = chance(0.5) ? chessground(placement, orientation) : cmChessboard(placement, orientation);
+  const boardPx = between(200, 560);
+  const html = page({
+    head: widget.head,
+    body: '<div id="board"></div>',
+    script: widget.script,
+    dark: chance(0.6),
+    boardPx,
+    left: between(20, 1280 - boardPx - 300),
+    top: between(60, 800 - boardPx - 10),
+  });
+  const name = String(k).padStart(4, "0");
+  fs.writeFileSync(path.join(outDir, "pages", name + ".html"), html);
+  rows.push(`images/${name}.png,${placement},screenshot,${orientation}-bottom,"${widget.source}",`);
+});
+fs.writeFileSync(path.join(outDir, "manifest.csv"), rows.join("\n") + "\n");
