@@ -27,8 +27,9 @@ const SQUARE: usize = 64;
 const MIN_INK_CONTRAST: i32 = 25;
 /// Margin read around the board, in squares.
 const MARGIN: f32 = 0.7;
-/// Groups of label spots (4 edges x (4 corners + outside)).
-const GROUPS: usize = 20;
+/// Groups of label spots (4 edges x (4 corners + outside), then 4 edges x the outside's
+/// half next to the board).
+const GROUPS: usize = 24;
 /// Fewest labels of one group that must agree.
 const MIN_AGREEING: usize = 3;
 /// Squares smaller than this (image pixels) have labels too small to read.
@@ -262,6 +263,21 @@ fn spots() -> Vec<Spot> {
                 white: fw,
                 black: fb,
             });
+            // The half of the margin next to the board alone: labels on a narrow frame,
+            // with the page beyond it (the frame is then no larger than the page in the
+            // whole margin, and neither is the label's background).
+            let near_y = if edge == 0 {
+                outside_y
+            } else {
+                outside_y + m - m / 2
+            };
+            out.push(Spot {
+                rect: [x0, near_y, x0 + s, near_y + m / 2],
+                group: 20 + edge,
+                digit: false,
+                white: fw,
+                black: fb,
+            });
         }
         // Left and right columns: rank digits.
         for (edge, (col_x, outside_x)) in [(m, 0), (m + 7 * s, m + 8 * s)].into_iter().enumerate() {
@@ -280,6 +296,18 @@ fn spots() -> Vec<Spot> {
             out.push(Spot {
                 rect: [outside_x, y0, outside_x + m, y0 + s],
                 group: (edge + 2) * 5 + 4,
+                digit: true,
+                white: rw,
+                black: rb,
+            });
+            let near_x = if edge == 1 {
+                outside_x
+            } else {
+                outside_x + m - m / 2
+            };
+            out.push(Spot {
+                rect: [near_x, y0, near_x + m / 2, y0 + s],
+                group: 22 + edge,
                 digit: true,
                 white: rw,
                 black: rb,
@@ -543,6 +571,79 @@ mod tests {
         let read = decide(&votes).unwrap();
         assert_eq!(read.orientation, Orientation::Black);
         assert_eq!((read.agreeing, read.disagreeing), (4, 3));
+    }
+
+    /// A board with its labels on a narrow light frame (a third of a square) and a dark
+    /// page beyond it, as cm-chessboard draws its "frame" border: the margin read as a whole
+    /// is mostly page, so only its half next to the board finds the labels.
+    #[test]
+    fn labels_on_a_narrow_frame_beside_a_dark_page_are_read() {
+        let cell = 60.0f32;
+        let frame = cell / 3.0;
+        let page = cell;
+        let total = (8.0 * cell + 2.0 * (frame + page)) as u32;
+        let mut pm = Pixmap::new(total, total).unwrap();
+        pm.fill(Color::from_rgba8(22, 21, 18, 255));
+        let origin = page + frame;
+        let fill = |pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, c: [u8; 3]| {
+            let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, h).unwrap();
+            let mut paint = resvg::tiny_skia::Paint::default();
+            paint.set_color_rgba8(c[0], c[1], c[2], 255);
+            pm.fill_rect(rect, &paint, resvg::tiny_skia::Transform::identity(), None);
+        };
+        fill(
+            &mut pm,
+            page,
+            page,
+            8.0 * cell + 2.0 * frame,
+            8.0 * cell + 2.0 * frame,
+            [240, 217, 181],
+        );
+        for r in 0..8 {
+            for f in 0..8 {
+                let c = if (r + f) % 2 == 0 {
+                    [240, 217, 181]
+                } else {
+                    [181, 136, 99]
+                };
+                fill(
+                    &mut pm,
+                    origin + f as f32 * cell,
+                    origin + r as f32 * cell,
+                    cell,
+                    cell,
+                    c,
+                );
+            }
+        }
+        // Seen from black's side: h..a left to right, 1..8 top to bottom; 12 px labels
+        // centred in the frame.
+        let font = &fonts()[0];
+        let px = 12.0;
+        for k in 0..8 {
+            let file = char::from(b'h' - k as u8).to_string();
+            let rank = char::from(b'1' + k as u8).to_string();
+            let centre = origin + (k as f32 + 0.5) * cell;
+            let below = origin + 8.0 * cell + (frame - px) / 2.0;
+            draw_text(&mut pm, font, px, centre - 3.0, below, [30, 30, 30], &file);
+            draw_text(
+                &mut pm,
+                font,
+                px,
+                page + frame / 2.0 - 3.0,
+                centre - px / 2.0,
+                [30, 30, 30],
+                &rank,
+            );
+        }
+        let img = RgbImage::from_fn(total, total, |x, y| {
+            let p = pm.pixel(x, y).unwrap().demultiply();
+            image::Rgb([p.red(), p.green(), p.blue()])
+        });
+        let end = origin + 8.0 * cell;
+        let quad = Quad([[origin, origin], [end, origin], [end, end], [origin, end]]);
+        let read = read_coordinates(&img, &quad).expect("the frame's labels are read");
+        assert_eq!(read.orientation, Orientation::Black);
     }
 
     /// Sampling the grey the straightened board keeps gives what sampling the colours and
