@@ -5,7 +5,7 @@
 //! Each label spot (the corners of the edge squares, the margin beside each edge square)
 //! is cut from the straightened board; ink that stands apart from its background and stays
 //! clear of the spot's inner sides (so a piece reaching into the corner is not a label) is
-//! matched against the 16 characters drawn in the embedded DejaVu faces. The two
+//! matched against the labels drawn in the embedded DejaVu faces. The two
 //! orientations predict different characters at every spot; the one the readings agree
 //! with wins, when enough of them do.
 
@@ -41,8 +41,9 @@ const MIN_MATCH: f32 = 0.45;
 const MAX_LUMA_REGION: usize = 500_000;
 /// Side of the normalised glyph.
 const GLYPH: usize = 16;
-/// The labels.
-const LABELS: &str = "abcdefgh12345678";
+/// The labels: files in either case (chessground's own stylesheet and some apps write
+/// them in capitals), ranks.
+const LABELS: &str = "abcdefghABCDEFGH12345678";
 
 /// What the labels say.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -493,9 +494,11 @@ fn best_label(glyph: &[f32], templates: &[(char, Vec<f32>)], digit: bool) -> Opt
             continue;
         }
         let score = correlation(glyph, t);
-        match best.iter_mut().find(|(k, _)| k == c) {
+        // A file's two cases are one label (`c` and `C` look alike).
+        let c = c.to_ascii_lowercase();
+        match best.iter_mut().find(|(k, _)| *k == c) {
             Some(entry) => entry.1 = entry.1.max(score),
-            None => best.push((*c, score)),
+            None => best.push((c, score)),
         }
     }
     best.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -517,7 +520,7 @@ fn correlation(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// The 16 labels in each embedded face, normalised like the glyphs read (built once).
+/// The labels in each embedded face, normalised like the glyphs read (built once).
 fn templates() -> &'static [(char, Vec<f32>)] {
     static TEMPLATES: OnceLock<Vec<(char, Vec<f32>)>> = OnceLock::new();
     TEMPLATES.get_or_init(|| {
@@ -573,11 +576,11 @@ mod tests {
         assert_eq!((read.agreeing, read.disagreeing), (4, 3));
     }
 
-    /// A board with its labels on a narrow light frame (a third of a square) and a dark
-    /// page beyond it, as cm-chessboard draws its "frame" border: the margin read as a whole
-    /// is mostly page, so only its half next to the board finds the labels.
-    #[test]
-    fn labels_on_a_narrow_frame_beside_a_dark_page_are_read() {
+    /// A board seen from black's side with its labels on a narrow light frame (a third of
+    /// a square) and a dark page beyond it, as cm-chessboard draws its "frame" border:
+    /// file letters (in capitals when `capitals`) below, rank digits on the left when
+    /// `ranks`. 12 px labels on 60 px squares.
+    fn framed_board(capitals: bool, ranks: bool) -> (RgbImage, Quad) {
         let cell = 60.0f32;
         let frame = cell / 3.0;
         let page = cell;
@@ -585,65 +588,68 @@ mod tests {
         let mut pm = Pixmap::new(total, total).unwrap();
         pm.fill(Color::from_rgba8(22, 21, 18, 255));
         let origin = page + frame;
-        let fill = |pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, c: [u8; 3]| {
-            let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, h).unwrap();
+        let fill = |pm: &mut Pixmap, x: f32, y: f32, w: f32, c: [u8; 3]| {
+            let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, w).unwrap();
             let mut paint = resvg::tiny_skia::Paint::default();
             paint.set_color_rgba8(c[0], c[1], c[2], 255);
             pm.fill_rect(rect, &paint, resvg::tiny_skia::Transform::identity(), None);
         };
-        fill(
-            &mut pm,
-            page,
-            page,
-            8.0 * cell + 2.0 * frame,
-            8.0 * cell + 2.0 * frame,
-            [240, 217, 181],
-        );
+        let (light, dark) = ([240, 217, 181], [181, 136, 99]);
+        fill(&mut pm, page, page, 8.0 * cell + 2.0 * frame, light);
         for r in 0..8 {
             for f in 0..8 {
-                let c = if (r + f) % 2 == 0 {
-                    [240, 217, 181]
-                } else {
-                    [181, 136, 99]
-                };
+                let c = if (r + f) % 2 == 0 { light } else { dark };
                 fill(
                     &mut pm,
                     origin + f as f32 * cell,
                     origin + r as f32 * cell,
                     cell,
-                    cell,
                     c,
                 );
             }
         }
-        // Seen from black's side: h..a left to right, 1..8 top to bottom; 12 px labels
-        // centred in the frame.
         let font = &fonts()[0];
         let px = 12.0;
         for k in 0..8 {
-            let file = char::from(b'h' - k as u8).to_string();
-            let rank = char::from(b'1' + k as u8).to_string();
+            let file = char::from(if capitals { b'H' } else { b'h' } - k as u8).to_string();
             let centre = origin + (k as f32 + 0.5) * cell;
             let below = origin + 8.0 * cell + (frame - px) / 2.0;
             draw_text(&mut pm, font, px, centre - 3.0, below, [30, 30, 30], &file);
-            draw_text(
-                &mut pm,
-                font,
-                px,
-                page + frame / 2.0 - 3.0,
-                centre - px / 2.0,
-                [30, 30, 30],
-                &rank,
-            );
+            if ranks {
+                let rank = char::from(b'1' + k as u8).to_string();
+                let x = page + frame / 2.0 - 3.0;
+                draw_text(&mut pm, font, px, x, centre - px / 2.0, [30, 30, 30], &rank);
+            }
         }
         let img = RgbImage::from_fn(total, total, |x, y| {
             let p = pm.pixel(x, y).unwrap().demultiply();
             image::Rgb([p.red(), p.green(), p.blue()])
         });
         let end = origin + 8.0 * cell;
-        let quad = Quad([[origin, origin], [end, origin], [end, end], [origin, end]]);
+        (
+            img,
+            Quad([[origin, origin], [end, origin], [end, end], [origin, end]]),
+        )
+    }
+
+    /// The margin read as a whole is mostly page there, so only its half next to the board
+    /// finds the labels.
+    #[test]
+    fn labels_on_a_narrow_frame_beside_a_dark_page_are_read() {
+        let (img, quad) = framed_board(false, true);
         let read = read_coordinates(&img, &quad).expect("the frame's labels are read");
         assert_eq!(read.orientation, Orientation::Black);
+    }
+
+    /// File letters in capitals (chessground's own stylesheet) are read as files.
+    #[test]
+    fn file_letters_in_capitals_are_read() {
+        let (img, quad) = framed_board(true, false);
+        let read = read_coordinates(&img, &quad).expect("capital file letters are read");
+        assert_eq!(read.orientation, Orientation::Black);
+        // Every one of them (against lower-case letters alone, half of them match by
+        // chance: C, c and the like).
+        assert_eq!((read.agreeing, read.disagreeing), (8, 0), "{read:?}");
     }
 
     /// Sampling the grey the straightened board keeps gives what sampling the colours and
