@@ -297,6 +297,17 @@ mod tests {
         (grey, views)
     }
 
+    /// The detection integral of `img` and the lattice window whose inner corner (i, j)
+    /// lies at ((i + 1 + dx) side, (j + 1 + dy) side): a board at the picture's top left,
+    /// `offset` = (dx, dy) squares off.
+    fn window(img: &RgbImage, side: f32, [dx, dy]: [f32; 2]) -> (Integral, Homography) {
+        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
+        let dst = src.map(|p| [(p[0] + 1.0 + dx) * side, (p[1] + 1.0 + dy) * side]);
+        let h = Homography::fit(&src, &dst).unwrap();
+        let (gray, _, _) = super::super::shrink::prepare(img, 1024, super::super::shrink::LUMA);
+        (Integral::new(&gray), h)
+    }
+
     #[test]
     fn a_window_edge_off_the_picture_counts_as_the_boards_only_with_corners_along_it() {
         // A board filling the picture and a window one row above it: its top row lies off
@@ -307,12 +318,7 @@ mod tests {
             0,
             |light, _, _| if light { [235; 3] } else { [90; 3] },
         );
-        let at = |i: f32| i * side as f32;
-        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
-        let dst = src.map(|p| [at(p[0] + 1.0), at(p[1])]);
-        let h = Homography::fit(&src, &dst).unwrap();
-        let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
-        let integral = Integral::new(&gray);
+        let (integral, h) = window(&img, side as f32, [0.0, -1.0]);
         // No lattice corners along the cut-off line (stray points placed the window): the
         // window moves down onto the board.
         assert_eq!(
@@ -344,12 +350,7 @@ mod tests {
                 image::Rgb([(40 + (r * 7) % 13) as u8; 3])
             }
         });
-        let at = |i: f32| (i + 1.0) * side as f32;
-        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
-        let dst = src.map(|p| [at(p[0]) - cut as f32, at(p[1])]);
-        let h = Homography::fit(&src, &dst).unwrap();
-        let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
-        let integral = Integral::new(&gray);
+        let (integral, h) = window(&img, side as f32, [-(cut as f32) / side as f32, 0.0]);
         // The panel's column barely alternates: the window stays on the board.
         assert_eq!(
             settle_window(&integral, &h, 1, [[0, 7], [7, 7]]),
