@@ -2,8 +2,8 @@
 //! the edge squares (lichess, chess.com) or outside the frame (books). A board seen from
 //! white's side shows `a` at the left and `8` at the top; from black's side `h` and `1`.
 //!
-//! Each label spot (the corners of the edge squares, the margin beside each edge square)
-//! is cut from the straightened board; ink that stands apart from its background and stays
+//! Each label spot (the corners of the edge squares, the margin beside each edge square and
+//! that margin's half next to the board) is cut from the straightened board; ink that stands apart from its background and stays
 //! clear of the spot's inner sides (so a piece reaching into the corner is not a label) is
 //! matched against the labels drawn in the embedded DejaVu faces. The two
 //! orientations predict different characters at every spot; the one the readings agree
