@@ -57,7 +57,7 @@ case "${1:-}" in
     $bin/infer eval "$dir/set-$seed" --report "$dir/reports/set-$seed" "$@"
     ;;
   *)
-    sed -n 2,13p "$0" >&2
+    sed -n 2,12p "$0" >&2
     exit 2
     ;;
 esac
