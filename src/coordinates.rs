@@ -335,7 +335,7 @@ fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec<f32>> {
     for y in y0..y1 {
         board.gray_row(y, x0, x1, &mut values);
     }
-    // Tone histogram: median (the background) and the 2nd and 98th percentiles.
+    // Tone histogram: median (the background) and the extreme percentiles.
     let mut histogram = [0usize; 256];
     for &v in &values {
         histogram[v as usize] += 1;
@@ -352,13 +352,22 @@ fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec<f32>> {
     };
     let background = percentile(50);
     // Ink is on the side of the background away from the spot's extremes.
-    let (dark, light) = (percentile(2), percentile(98));
-    let ink_is_dark = background - dark >= light - background;
-    let contrast = if ink_is_dark {
-        background - dark
-    } else {
-        light - background
+    let extremes = |low: usize, high: usize| {
+        let (dark, light) = (percentile(low), percentile(high));
+        let ink_is_dark = background - dark >= light - background;
+        let contrast = if ink_is_dark {
+            background - dark
+        } else {
+            light - background
+        };
+        (ink_is_dark, contrast)
     };
+    let (mut ink_is_dark, mut contrast) = extremes(2, 98);
+    // A label under 2% of its spot (chessground's 9-px labels, faint and thin) leaves
+    // those percentiles on the background: the 1st and 99th may reach it.
+    if contrast < MIN_INK_CONTRAST {
+        (ink_is_dark, contrast) = extremes(1, 99);
+    }
     if contrast < MIN_INK_CONTRAST {
         return None;
     }
@@ -588,12 +597,6 @@ mod tests {
         let mut pm = Pixmap::new(total, total).unwrap();
         pm.fill(Color::from_rgba8(22, 21, 18, 255));
         let origin = page + frame;
-        let fill = |pm: &mut Pixmap, x: f32, y: f32, w: f32, c: [u8; 3]| {
-            let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, w).unwrap();
-            let mut paint = resvg::tiny_skia::Paint::default();
-            paint.set_color_rgba8(c[0], c[1], c[2], 255);
-            pm.fill_rect(rect, &paint, resvg::tiny_skia::Transform::identity(), None);
-        };
         let (light, dark) = ([240, 217, 181], [181, 136, 99]);
         fill(&mut pm, page, page, 8.0 * cell + 2.0 * frame, light);
         for r in 0..8 {
@@ -621,15 +624,87 @@ mod tests {
                 draw_text(&mut pm, font, px, x, centre - px / 2.0, [30, 30, 30], &rank);
             }
         }
-        let img = RgbImage::from_fn(total, total, |x, y| {
-            let p = pm.pixel(x, y).unwrap().demultiply();
-            image::Rgb([p.red(), p.green(), p.blue()])
-        });
         let end = origin + 8.0 * cell;
         (
-            img,
+            to_rgb(&pm),
             Quad([[origin, origin], [end, origin], [end, end], [origin, end]]),
         )
+    }
+
+    /// Fills a `w` x `w` square at (x, y) with `c`.
+    fn fill(pm: &mut Pixmap, x: f32, y: f32, w: f32, c: [u8; 3]) {
+        let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, w).unwrap();
+        let mut paint = resvg::tiny_skia::Paint::default();
+        paint.set_color_rgba8(c[0], c[1], c[2], 255);
+        pm.fill_rect(rect, &paint, resvg::tiny_skia::Transform::identity(), None);
+    }
+
+    fn to_rgb(pm: &Pixmap) -> RgbImage {
+        RgbImage::from_fn(pm.width(), pm.height(), |x, y| {
+            let p = pm.pixel(x, y).unwrap().demultiply();
+            image::Rgb([p.red(), p.green(), p.blue()])
+        })
+    }
+
+    /// Like chessground's own stylesheet on a large board seen from black's side: 10-px
+    /// labels (a seventh of a 70-px square) in grey or white at 0.8 opacity, rank digits
+    /// at the top left of the left column's squares, capital file letters at the bottom
+    /// right of the bottom row's. Each is under 2% of its spot, and faint.
+    #[test]
+    fn small_faint_labels_inside_the_squares_are_read() {
+        let cell = 70.0f32;
+        let margin = 40.0;
+        let total = (8.0 * cell + 2.0 * margin) as u32;
+        let mut pm = Pixmap::new(total, total).unwrap();
+        pm.fill(Color::from_rgba8(22, 21, 18, 255));
+        let (light, dark) = ([240u8, 217, 181], [181u8, 136, 99]);
+        // The label colour: grey 72 on light squares, white on dark ones, at 0.8 opacity.
+        let label = |on: [u8; 3], of: [u8; 3]| -> [u8; 3] {
+            let ink = if of == dark { 72.0 } else { 255.0 };
+            std::array::from_fn(|c| (0.8 * ink + 0.2 * f32::from(on[c])) as u8)
+        };
+        let font = &fonts()[0];
+        let px = 10.0;
+        for r in 0..8 {
+            for f in 0..8 {
+                let (x, y) = (margin + f as f32 * cell, margin + r as f32 * cell);
+                let (own, other) = if (r + f) % 2 == 0 {
+                    (light, dark)
+                } else {
+                    (dark, light)
+                };
+                fill(&mut pm, x, y, cell, own);
+                if f == 0 {
+                    let rank = char::from(b'1' + r as u8).to_string();
+                    draw_text(
+                        &mut pm,
+                        font,
+                        px,
+                        x + 4.0,
+                        y + 3.0,
+                        label(own, other),
+                        &rank,
+                    );
+                }
+                if r == 7 {
+                    let file = char::from(b'H' - f as u8).to_string();
+                    let fx = x + cell - 14.0;
+                    draw_text(
+                        &mut pm,
+                        font,
+                        px,
+                        fx,
+                        y + cell - 13.0,
+                        label(own, other),
+                        &file,
+                    );
+                }
+            }
+        }
+        let end = margin + 8.0 * cell;
+        let quad = Quad([[margin, margin], [end, margin], [end, end], [margin, end]]);
+        let read = read_coordinates(&to_rgb(&pm), &quad).expect("the faint labels are read");
+        assert_eq!(read.orientation, Orientation::Black);
     }
 
     /// The margin read as a whole is mostly page there, so only its half next to the board
