@@ -3,9 +3,10 @@
 //! white's side shows `a` at the left and `8` at the top; from black's side `h` and `1`.
 //!
 //! Each label spot (the corners of the edge squares, the margin beside each edge square and
-//! that margin's half next to the board) is cut from the straightened board; ink that stands apart from its background and stays
-//! clear of the spot's inner sides (so a piece reaching into the corner is not a label) is
-//! matched against the labels drawn in the embedded DejaVu faces. The two
+//! that margin's half next to the board) is cut from the straightened board; ink that
+//! stands apart from its background and stays clear of the spot's inner sides (so a piece
+//! reaching into the corner is not a label) is matched against the labels drawn in the
+//! embedded DejaVu faces (files in either case). The two
 //! orientations predict different characters at every spot; the one the readings agree
 //! with wins, when enough of them do.
 
@@ -264,9 +265,9 @@ fn spots() -> Vec<Spot> {
                 white: fw,
                 black: fb,
             });
-            // The half of the margin next to the board alone: labels on a narrow frame,
-            // with the page beyond it (the frame is then no larger than the page in the
-            // whole margin, and neither is the label's background).
+            // The half of the margin next to the board alone: labels on a narrow frame
+            // with the page beyond it (the whole margin is then mostly page, whose tone its
+            // median takes for the label's background).
             let near_y = if edge == 0 {
                 outside_y
             } else {
