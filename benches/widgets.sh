@@ -8,7 +8,8 @@
 # seed too (benches/widgets/pages.mjs). BENCHMARKS.md ("Third-party widgets").
 #
 #   bash benches/widgets.sh setup            # Chromium (apt) and the widgets (npm) into target/widgets
-#   bash benches/widgets.sh draw [COUNT] [SEED]   # pages + screenshots into target/widgets/set-SEED
+#   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS]   # pages + screenshots into
+#        target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add chessboardjs)
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,12 +23,14 @@ case "${1:-}" in
     }
     mkdir -p $dir
     (cd $dir && [ -f package.json ] || npm init -y > /dev/null)
-    (cd $dir && npm install --no-audit --no-fund chessground@9.2.1 cm-chessboard@8.15.1 > /dev/null)
+    (cd $dir && npm install --no-audit --no-fund chessground@9.2.1 cm-chessboard@8.15.1 \
+      @chrisoakman/chessboardjs@1.0.0 jquery@3.7.1 > /dev/null)
     echo "widgets: chromium and the widgets are in place"
     ;;
   draw)
     count=${2:-200}
     seed=${3:-1}
+    widgets=${4:-chessground,cm-chessboard}
     [ -d $dir/node_modules/chessground ] || { echo "widgets: run setup first" >&2; exit 2; }
     [ -x $bin/synth ] || { echo "widgets: build first (cargo build --release --bins)" >&2; exit 2; }
     out=$dir/set-$seed
@@ -39,7 +42,7 @@ case "${1:-}" in
     $bin/synth boards --count "$count" --seed "$seed" --config "$out/positions.json" \
       --out "$out/positions" > /dev/null
     node benches/widgets/pages.mjs "$out/positions/labels.jsonl" "$out" "$seed" \
-      "$dir/node_modules" ../shared/pieces/lichess
+      "$dir/node_modules" ../shared/pieces/lichess "$widgets"
     for page in "$out"/pages/*.html; do
       name=$(basename "$page" .html)
       # The virtual time budget lets the widgets load their sprites and lay out.
@@ -57,7 +60,7 @@ case "${1:-}" in
     $bin/infer eval "$dir/set-$seed" --report "$dir/reports/set-$seed" "$@"
     ;;
   *)
-    sed -n 2,12p "$0" >&2
+    sed -n 2,13p "$0" >&2
     exit 2
     ;;
 esac

@@ -2,17 +2,18 @@
 // (lichess's chessground, cm-chessboard) as their own code draws it, with a page around it,
 // and manifest.csv with the truth, in infer eval's CSV format.
 //
-//   node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR
+//   node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS]
 //
 // LABELS.jsonl: synth's labels (only `placement` is used). MODULES_DIR: node_modules with
-// chessground and cm-chessboard. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for
-// chessground. Every choice is drawn from SEED.
+// the widgets. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for chessground and
+// chessboard.js. WIDGETS: a comma-separated list, default "chessground,cm-chessboard"
+// (also "chessboardjs"). Every choice is drawn from SEED.
 import fs from "node:fs";
 import path from "node:path";
 
-const [labelsFile, outDir, seedArg, modulesDir, piecesDir] = process.argv.slice(2);
+const [labelsFile, outDir, seedArg, modulesDir, piecesDir, widgetList] = process.argv.slice(2);
 if (!piecesDir) {
-  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR");
+  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS]");
   process.exit(2);
 }
 let state = Number(seedArg) >>> 0 || 1;
@@ -70,7 +71,7 @@ function checker([light, dark]) {
   return `url("data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}")`;
 }
 
-function page({ head, body, script, dark, boardPx, left, top }) {
+function page({ head, body, script, module, dark, boardPx, left, top }) {
   const bg = dark ? "#161512" : pick(["#f4f4f4", "#ffffff", "#e9e6e1"]);
   const fg = dark ? "#bababa" : "#333";
   const moves = Array.from({ length: between(4, 20) }, (_, k) => `<div>${k + 1}. e4 e5</div>`).join("");
@@ -81,7 +82,7 @@ function page({ head, body, script, dark, boardPx, left, top }) {
 #side{position:absolute;left:${left + boardPx + 30}px;top:${top}px;width:260px}</style></head>
 <body><div id="top">analysis board &nbsp; puzzles &nbsp; learn &nbsp; watch</div>${body}
 <div id="side"><b>Opening explorer</b>${moves}</div>
-<script type="module">${script}</script></body></html>`;
+<script${module ? ' type="module"' : ""}>${script}</script></body></html>`;
 }
 
 function chessground(placement, orientation) {
@@ -147,6 +148,43 @@ for (const [type, from, to] of ${JSON.stringify(arrows)}) if (from !== to) board
   return { head, script, source: `cm-chessboard ${pieces.replace(".svg", "")}, ${theme}, border ${border}` };
 }
 
+// chessboard.js (jQuery): its own board colours or two others, pieces of any lichess set
+// through its `pieceTheme`, its notation inside the edge squares, and the last move
+// highlighted as its documentation's example does (an inset shadow on the two squares).
+function chessboardjs(placement, orientation) {
+  const set = pick(pieceSets);
+  const colours = pick([null, ["#dee3e6", "#8ca2ad"], ["#eeeed2", "#769656"]]);
+  const all = squares(placement);
+  let css = "";
+  if (colours) css += `.white-1e1d7{background-color:${colours[0]}}.black-3c85d{background-color:${colours[1]}}`;
+  if (chance(0.5)) {
+    const shadow = pick(["inset 0 0 3px 3px yellow", "inset 0 0 3px 3px blue"]);
+    css += [pick(all)[0], pick(all)[0]].map((sq) => `.square-${sq}{box-shadow:${shadow}}`).join("");
+  }
+  const config = {
+    position: placement,
+    orientation,
+    showNotation: chance(0.8),
+    pieceTheme: "file://" + path.resolve(piecesDir, set) + "/{piece}.svg",
+  };
+  const head =
+    `<link rel="stylesheet" href="${moduleUrl("@chrisoakman/chessboardjs/dist/chessboard-1.0.0.css")}">` +
+    `<script src="${moduleUrl("jquery/dist/jquery.min.js")}"></script>` +
+    `<script src="${moduleUrl("@chrisoakman/chessboardjs/dist/chessboard-1.0.0.js")}"></script>` +
+    `<style>${css}</style>`;
+  const script = `Chessboard("board", ${JSON.stringify(config)});`;
+  return { head, script, source: `chessboardjs ${set}, ${colours ? colours[1] : "own colours"}`, module: false };
+}
+
+const WIDGETS = { chessground, "cm-chessboard": cmChessboard, chessboardjs };
+const widgets = (widgetList || "chessground,cm-chessboard").split(",").map((name) => {
+  if (!WIDGETS[name]) {
+    console.error(`pages.mjs: no widget ${name} (${Object.keys(WIDGETS).join(", ")})`);
+    process.exit(2);
+  }
+  return WIDGETS[name];
+});
+
 const placements = fs
   .readFileSync(labelsFile, "utf8")
   .split("\n")
@@ -156,12 +194,14 @@ fs.mkdirSync(path.join(outDir, "pages"), { recursive: true });
 const rows = ["file,placement,kind,orientation,source_repo,notes"];
 placements.forEach((placement, k) => {
   const orientation = chance(0.25) ? "black" : "white";
-  const widget = chance(0.5) ? chessground(placement, orientation) : cmChessboard(placement, orientation);
+  // One draw either way: with the default two widgets, the same stream as chance(0.5).
+  const widget = widgets[Math.floor(random() * widgets.length)](placement, orientation);
   const boardPx = between(200, 560);
   const html = page({
     head: widget.head,
     body: '<div id="board"></div>',
     script: widget.script,
+    module: widget.module !== false,
     dark: chance(0.6),
     boardPx,
     left: between(20, 1280 - boardPx - 300),
