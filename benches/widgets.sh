@@ -47,6 +47,7 @@ case "${1:-}" in
       name=$(basename "$page" .html)
       # The virtual time budget lets the widgets load their sprites and lay out.
       timeout 60 chromium --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
+        --run-all-compositor-stages-before-draw \
         --hide-scrollbars --window-size=1280,800 --virtual-time-budget=3000 \
         --screenshot="$(pwd)/$out/images/$name.png" "file://$(pwd)/$page" > /dev/null 2>&1
       [ -s "$out/images/$name.png" ] || { echo "widgets: no screenshot of $page" >&2; exit 1; }
