@@ -23,7 +23,7 @@ ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # Bumped when synth draws a seeded board differently: sets drawn before are redrawn.
 # 2 (session 24): sets whose white men have no dark ink are kept off book themes.
 version=2
-diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed)
+diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks)
 
 need() {
   for d in "$@"; do
@@ -62,6 +62,8 @@ draw() {
   # 60-100% of its width or height; half of them printed diagrams.
   echo '{"look": {"black_bottom": 0.0, "book_theme": 0.5}, "scene": {"squash": {"probability": 1.0, "strength": 0.6}}}' > "$cfg/squashed.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_lines": 1.0}}' > "$cfg/ibook.json"
+  # Other widgets' marks (session 29): inset frames and glows, dots of other colours and sizes.
+  echo '{"look": {"black_bottom": 0.0}, "overlays": {"frames": 1.0, "dots": 1.0}}' > "$cfg/wmarks.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_marks": 1.0}}' > "$cfg/mbook.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0}, "degrade": {"sharpen": {"probability": 1.0, "strength": 2.0}}}' > "$cfg/sbook.json"
   cat > "$cfg/dbook.json" <<'EOF'
@@ -118,6 +120,7 @@ EOF
   one faded --count 300 --seed 75 --config "$cfg/faded.json" "${P[@]}"
   one dim --count 300 --seed 77 --config "$cfg/dim.json" "${P[@]}"
   one squashed --count 300 --seed 79 --config "$cfg/squashed.json" "${P[@]}"
+  one wmarks --count 300 --seed 81 --config "$cfg/wmarks.json" "${P[@]}"
   echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7)"
 }
 

@@ -582,3 +582,26 @@ fn white_men_without_dark_ink_are_not_drawn_on_book_themes() {
         assert!(on_own.render(3, i).theme.starts_with("book"));
     }
 }
+
+#[test]
+fn other_widgets_frames_and_dots_are_drawn_only_when_asked_for() {
+    let plain = SynthConfig::default();
+    let mut marked = plain;
+    marked.overlays.frames = 1.0;
+    marked.overlays.dots = 1.0;
+    let (a, b) = (own_set_renderer(plain), own_set_renderer(marked));
+    // Validation's config leaves them off: the very same bytes as never asking.
+    let validation = b
+        .with_config(marked.without_training_augmentations())
+        .unwrap();
+    for i in 0..3 {
+        assert_eq!(validation.render(8, i).image, a.render(8, i).image);
+        let (x, y) = (a.render(8, i), b.render(8, i));
+        for label in ["frames", "dots"] {
+            assert!(!x.overlays.iter().any(|o| o == label));
+            assert!(y.overlays.iter().any(|o| o == label), "{:?}", y.overlays);
+        }
+        assert_eq!(x.placement, y.placement);
+        assert_ne!(x.image, y.image);
+    }
+}

@@ -169,6 +169,15 @@ pub fn draw_board(
         }
         overlays.push("marks".into());
     }
+    // Guarded so a zero probability draws nothing from the generator: seeded sets drawn
+    // before these overlays existed stay byte for byte the same.
+    if cfg.frames > 0.0 && rng.random_bool(cfg.frames) {
+        for _ in 0..rng.random_range(1..=3) {
+            let s = rng.random_range(0..64usize);
+            overlay::inset_frame(&mut pm, &grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("frames".into());
+    }
     if rng.random_bool(cfg.check_glow) {
         let kings: Vec<usize> = (0..64).filter(|&i| matches!(placement.0[look.orientation.placement_index(i / 8, i % 8)], SquareClass::Piece(p) if p.role == shakmaty::Role::King)).collect();
         if let Some(&k) = kings.get(rng.random_range(0..kings.len().max(1))) {
@@ -357,6 +366,13 @@ pub fn draw_board(
             }
         }
         overlays.push("arrows".into());
+    }
+    if cfg.dots > 0.0 && rng.random_bool(cfg.dots) {
+        for _ in 0..rng.random_range(1..=6) {
+            let s = rng.random_range(0..64usize);
+            overlay::marker_dot(&mut pm, &grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("dots".into());
     }
     if look.coordinates == Coordinates::Outside {
         outside_coordinates(&mut pm, &grid, look, margin - look.frame * 2.0, rng);

@@ -38,6 +38,13 @@ pub struct OverlayConfig {
     pub circles: f64,
     /// 1-4 arrows, straight or knight-shaped, crossing pieces. Default 0.25.
     pub arrows: f64,
+    /// 1-3 frames inside a square's edge, sharp or a soft inset glow (chessboard.js's
+    /// highlight, cm-chessboard's frame marker, chess.com's hover square). Default 0: kept
+    /// off so the seeded validation and board sets stay as they were; training turns it on.
+    pub frames: f64,
+    /// 1-6 dot markers of other widgets' colours and sizes, on any square. Default 0, as
+    /// `frames`.
+    pub dots: f64,
 }
 
 impl OverlayConfig {
@@ -49,6 +56,8 @@ impl OverlayConfig {
         move_dots: 0.0,
         circles: 0.0,
         arrows: 0.0,
+        frames: 0.0,
+        dots: 0.0,
     };
 }
 
@@ -61,6 +70,8 @@ impl Default for OverlayConfig {
             move_dots: 0.1,
             circles: 0.1,
             arrows: 0.25,
+            frames: 0.0,
+            dots: 0.0,
         }
     }
 }
@@ -306,7 +317,8 @@ pub struct SynthConfig {
 
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, rough
-    /// print, hatch through, inner lines and marks) off: what validation sets and infer-like data are drawn with.
+    /// print, hatch through, inner lines and marks, sharpening) and the overlays kept out of
+    /// validation (frames, dots) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
         self.look.hatch_through = 0.0;
@@ -316,6 +328,9 @@ impl SynthConfig {
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
         self.degrade.sharpen.probability = 0.0;
+        // Not training-only in kind, but off in validation so its sets stay comparable.
+        self.overlays.frames = 0.0;
+        self.overlays.dots = 0.0;
         self
     }
 
@@ -363,6 +378,8 @@ impl SynthConfig {
             ("overlays.check_glow", self.overlays.check_glow),
             ("overlays.move_dots", self.overlays.move_dots),
             ("overlays.circles", self.overlays.circles),
+            ("overlays.frames", self.overlays.frames),
+            ("overlays.dots", self.overlays.dots),
             ("overlays.arrows", self.overlays.arrows),
             ("scene.cropped", self.scene.cropped),
             ("scene.quarter_turn", self.scene.quarter_turn),

@@ -1,5 +1,5 @@
 //! What users leave on a board: last-move and check highlights, selected squares, legal-move
-//! dots, coloured marks, circles and arrows (straight and knight-shaped).
+//! dots, coloured marks, inset frames, circles and arrows (straight and knight-shaped).
 
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{
@@ -131,6 +131,81 @@ pub fn move_dot(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), occupied: bool
     }
 }
 
+/// Frame colours of other widgets (RGB, alpha 0..=255).
+const FRAME_COLOURS: [([u8; 3], u8); 7] = [
+    ([255, 255, 0], 255),   // chessboard.js's documented highlight, yellow
+    ([0, 0, 255], 255),     // and blue
+    ([255, 255, 255], 190), // chess.com's hover square
+    ([0, 0, 0], 110),       // cm-chessboard's frame marker
+    ([21, 120, 27], 200),   // green
+    ([200, 30, 30], 220),   // red
+    ([255, 170, 0], 230),   // orange
+];
+
+/// A frame inside a square's edge: a sharp outline (cm-chessboard's frame marker, chess.com's
+/// hover square) or a soft inset glow (CSS `box-shadow: inset`, chessboard.js's highlight).
+pub fn inset_frame(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
+    let (rgb, a) = FRAME_COLOURS[rng.random_range(0..FRAME_COLOURS.len())];
+    let Some(square) = grid.rect(sq.0, sq.1) else {
+        return;
+    };
+    let band = grid.cell * rng.random_range(0.03..0.1);
+    let soft = rng.random_bool(0.5);
+    stroke_inside(pm, square, 0.0, band, paint(rgb, a));
+    if soft {
+        // The blur: thin rings whose alpha falls off inwards past the solid band.
+        let fade = band * rng.random_range(0.5..1.5);
+        const RINGS: usize = 5;
+        for i in 0..RINGS {
+            let t = (i as f32 + 0.5) / RINGS as f32;
+            let alpha = (f32::from(a) * (1.0 - t)).round() as u8;
+            let from = band + fade * i as f32 / RINGS as f32;
+            stroke_inside(pm, square, from, fade / RINGS as f32, paint(rgb, alpha));
+        }
+    }
+}
+
+/// Strokes a ring `width` wide whose outer edge lies `inset` inside `square`'s edge.
+fn stroke_inside(pm: &mut Pixmap, square: Rect, inset: f32, width: f32, paint: Paint<'static>) {
+    let half = inset + width / 2.0;
+    let Some(ring) = Rect::from_xywh(
+        square.x() + half,
+        square.y() + half,
+        square.width() - 2.0 * half,
+        square.height() - 2.0 * half,
+    ) else {
+        return;
+    };
+    let path = PathBuilder::from_rect(ring);
+    let stroke = Stroke {
+        width,
+        line_join: LineJoin::Miter,
+        ..Stroke::default()
+    };
+    pm.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+}
+
+/// A dot marker of another widget on any square, in another colour and size than
+/// lichess's move dot: cm-chessboard's grey dot, chess.com's dark dot, a blue one.
+pub fn marker_dot(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
+    let rgb = *[[0u8, 0, 0], [90, 90, 90], [0, 48, 136], [150, 30, 30]]
+        .get(rng.random_range(0..4))
+        .unwrap_or(&[0, 0, 0]);
+    let alpha = rng.random_range(45..115u8);
+    let (cx, cy) = grid.centre(sq.0, sq.1);
+    let mut pb = PathBuilder::new();
+    pb.push_circle(cx, cy, grid.cell * rng.random_range(0.08..0.2));
+    if let Some(path) = pb.finish() {
+        pm.fill_path(
+            &path,
+            &paint(rgb, alpha),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    }
+}
+
 /// A circle drawn around a square (lichess right-click circle).
 pub fn circle(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
     let (rgb, a) = MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())];
@@ -209,5 +284,54 @@ pub fn arrow(
             Transform::identity(),
             None,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alpha_at(pm: &Pixmap, x: u32, y: u32) -> u8 {
+        pm.pixel(x, y).map_or(0, |p| p.alpha())
+    }
+
+    #[test]
+    fn an_inset_frame_stays_inside_its_square_and_off_its_middle() {
+        let grid = Grid {
+            x: 0.0,
+            y: 0.0,
+            cell: 60.0,
+        };
+        for seed in 0..20 {
+            let mut pm = Pixmap::new(480, 480).unwrap();
+            let mut rng = crate::render::item_rng(seed, 0);
+            inset_frame(&mut pm, &grid, (2, 3), &mut rng);
+            // Square (2, 3) spans x 180..240, y 120..180.
+            assert!(
+                alpha_at(&pm, 181, 150) > 0,
+                "seed {seed}: no frame at the edge"
+            );
+            assert_eq!(
+                alpha_at(&pm, 210, 150),
+                0,
+                "seed {seed}: paint in the middle"
+            );
+            assert_eq!(alpha_at(&pm, 178, 150), 0, "seed {seed}: paint outside");
+            assert_eq!(alpha_at(&pm, 210, 182), 0, "seed {seed}: paint outside");
+        }
+    }
+
+    #[test]
+    fn a_marker_dot_sits_in_the_middle() {
+        let grid = Grid {
+            x: 0.0,
+            y: 0.0,
+            cell: 60.0,
+        };
+        let mut pm = Pixmap::new(480, 480).unwrap();
+        let mut rng = crate::render::item_rng(3, 0);
+        marker_dot(&mut pm, &grid, (0, 0), &mut rng);
+        assert!(alpha_at(&pm, 30, 30) > 0);
+        assert_eq!(alpha_at(&pm, 2, 2), 0);
     }
 }
