@@ -355,6 +355,20 @@ fn squares_command_writes_class_folders() {
     assert_eq!(kings, 2, "one white king per board");
 }
 
+/// Renderers for `plain` and for `asked` (`plain` with training-only options on), after
+/// checking that validation's config of `asked` draws `plain`'s very bytes (boards 0-2 of
+/// `seed`): what every training-only option promises.
+fn plain_and_asked(plain: SynthConfig, asked: SynthConfig, seed: u64) -> (Renderer, Renderer) {
+    let (a, b) = (own_set_renderer(plain), own_set_renderer(asked));
+    let validation = b
+        .with_config(asked.without_training_augmentations())
+        .unwrap();
+    for i in 0..3 {
+        assert_eq!(validation.render(seed, i).image, a.render(seed, i).image);
+    }
+    (a, b)
+}
+
 #[test]
 fn restyled_pieces_are_drawn_only_when_asked_for() {
     let plain = clean_config();
@@ -362,14 +376,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     restyled.look.tinted_pieces = 1.0;
     restyled.look.stretched_pieces = 1.0;
     restyled.look.mirrored_pieces = 1.0;
-    let (a, b) = (own_set_renderer(plain), own_set_renderer(restyled));
-    // Validation's config: with all of them off, the very same bytes as never asking.
-    let validation = b
-        .with_config(restyled.without_training_augmentations())
-        .unwrap();
-    for i in 0..3 {
-        assert_eq!(validation.render(5, i).image, a.render(5, i).image);
-    }
+    let (a, b) = plain_and_asked(plain, restyled, 5);
     for i in 0..3 {
         let (x, y) = (a.render(5, i), b.render(5, i));
         assert!(!x.overlays.iter().any(|o| o.ends_with("_pieces")));
@@ -589,13 +596,8 @@ fn other_widgets_frames_and_dots_are_drawn_only_when_asked_for() {
     let mut marked = plain;
     marked.overlays.frames = 1.0;
     marked.overlays.dots = 1.0;
-    let (a, b) = (own_set_renderer(plain), own_set_renderer(marked));
-    // Validation's config leaves them off: the very same bytes as never asking.
-    let validation = b
-        .with_config(marked.without_training_augmentations())
-        .unwrap();
+    let (a, b) = plain_and_asked(plain, marked, 8);
     for i in 0..3 {
-        assert_eq!(validation.render(8, i).image, a.render(8, i).image);
         let (x, y) = (a.render(8, i), b.render(8, i));
         for label in ["frames", "dots"] {
             assert!(!x.overlays.iter().any(|o| o == label));
