@@ -627,7 +627,7 @@ mod tests {
         }
         let end = origin + 8.0 * cell;
         (
-            to_rgb(&pm),
+            crate::render::scene::to_rgb(&pm),
             Quad([[origin, origin], [end, origin], [end, end], [origin, end]]),
         )
     }
@@ -635,16 +635,8 @@ mod tests {
     /// Fills a `w` x `w` square at (x, y) with `c`.
     fn fill(pm: &mut Pixmap, x: f32, y: f32, w: f32, c: [u8; 3]) {
         let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, w).unwrap();
-        let mut paint = resvg::tiny_skia::Paint::default();
-        paint.set_color_rgba8(c[0], c[1], c[2], 255);
+        let paint = crate::render::theme::paint(c, 255);
         pm.fill_rect(rect, &paint, resvg::tiny_skia::Transform::identity(), None);
-    }
-
-    fn to_rgb(pm: &Pixmap) -> RgbImage {
-        RgbImage::from_fn(pm.width(), pm.height(), |x, y| {
-            let p = pm.pixel(x, y).unwrap().demultiply();
-            image::Rgb([p.red(), p.green(), p.blue()])
-        })
     }
 
     /// Like chessground's own stylesheet on a large board seen from black's side: 10-px
@@ -704,7 +696,8 @@ mod tests {
         }
         let end = margin + 8.0 * cell;
         let quad = Quad([[margin, margin], [end, margin], [end, end], [margin, end]]);
-        let read = read_coordinates(&to_rgb(&pm), &quad).expect("the faint labels are read");
+        let read = read_coordinates(&crate::render::scene::to_rgb(&pm), &quad)
+            .expect("the faint labels are read");
         assert_eq!(read.orientation, Orientation::Black);
     }
 

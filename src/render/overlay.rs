@@ -188,9 +188,8 @@ fn stroke_inside(pm: &mut Pixmap, square: Rect, inset: f32, width: f32, paint: P
 /// A dot marker of another widget on any square, in another colour and size than
 /// lichess's move dot: cm-chessboard's grey dot, chess.com's dark dot, a blue one.
 pub fn marker_dot(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
-    let rgb = *[[0u8, 0, 0], [90, 90, 90], [0, 48, 136], [150, 30, 30]]
-        .get(rng.random_range(0..4))
-        .unwrap_or(&[0, 0, 0]);
+    const DOT_COLOURS: [[u8; 3]; 4] = [[0, 0, 0], [90, 90, 90], [0, 48, 136], [150, 30, 30]];
+    let rgb = DOT_COLOURS[rng.random_range(0..DOT_COLOURS.len())];
     let alpha = rng.random_range(45..115u8);
     let (cx, cy) = grid.centre(sq.0, sq.1);
     let mut pb = PathBuilder::new();
