@@ -8,6 +8,7 @@ use fenscan::classifier::checkpoint::{
     FORMAT_VERSION, ModelSpec, SECOND_MODEL_DIR, SECOND_OPINION_FILE, SecondOpinion, load_model,
     save_model,
 };
+use fenscan::classifier::seeded::seeded_module;
 use fenscan::classifier::{Backend, CheckpointError, Classifier, SquareClassifierConfig};
 use fenscan::squares::CropConfig;
 
@@ -103,11 +104,14 @@ fn save_then_load_gives_identical_outputs() {
     let t = TempDir::new("ckpt");
     let device = Backend::Flex.device().unwrap();
     let spec = tiny_spec();
-    let model = spec.model.init(&device);
+    let model = seeded_module(&device, 3, || spec.model.init(&device));
     save_model(&t.0, &spec, &model).unwrap();
     let (spec2, loaded) = load_model(&t.0, &device).unwrap();
     assert_eq!(spec2, spec);
-    let x = Tensor::<4>::random([3, 3, 16, 16], burn::tensor::Distribution::Default, &device);
+    let x: Vec<f32> = (0..3 * 3 * 16 * 16)
+        .map(|i| (i % 29) as f32 / 29.0)
+        .collect();
+    let x = Tensor::<4>::from_data(burn::prelude::TensorData::new(x, [3, 3, 16, 16]), &device);
     let a: Vec<f32> = model.forward(x.clone()).into_data().try_into_vec().unwrap();
     let b: Vec<f32> = loaded.forward(x).into_data().try_into_vec().unwrap();
     assert_eq!(a, b);
@@ -124,7 +128,7 @@ fn bad_checkpoints_are_clear_errors() {
     ));
     // corrupt weights
     let spec = tiny_spec();
-    let model = spec.model.init(&device);
+    let model = seeded_module(&device, 11, || spec.model.init(&device));
     save_model(&t.0, &spec, &model).unwrap();
     std::fs::write(t.join("model.bpk"), b"this is not a burnpack file at all").unwrap();
     assert!(matches!(
@@ -137,7 +141,12 @@ fn bad_checkpoints_are_clear_errors() {
         model: spec.model.clone().with_widths(vec![8, 16]),
         ..spec.clone()
     };
-    save_model(&other.0, &spec_big, &spec_big.model.init(&device)).unwrap();
+    save_model(
+        &other.0,
+        &spec_big,
+        &seeded_module(&device, 12, || spec_big.model.init(&device)),
+    )
+    .unwrap();
     std::fs::copy(other.join("model.bpk"), t.join("model.bpk")).unwrap();
     assert!(matches!(
         load_model(&t.0, &device),
@@ -171,7 +180,12 @@ fn bad_checkpoints_are_clear_errors() {
 fn cascade_checkpoint(t: &TempDir, opinion: &str) {
     let device = Backend::Flex.device().unwrap();
     let spec = tiny_spec();
-    save_model(&t.0, &spec, &spec.model.init(&device)).unwrap();
+    save_model(
+        &t.0,
+        &spec,
+        &seeded_module(&device, 13, || spec.model.init(&device)),
+    )
+    .unwrap();
     let second = ModelSpec {
         model: spec.model.clone().with_widths(vec![8, 8]),
         ..spec.clone()
@@ -179,7 +193,7 @@ fn cascade_checkpoint(t: &TempDir, opinion: &str) {
     save_model(
         &t.join(SECOND_MODEL_DIR),
         &second,
-        &second.model.init(&device),
+        &seeded_module(&device, 14, || second.model.init(&device)),
     )
     .unwrap();
     std::fs::write(t.join(SECOND_OPINION_FILE), opinion).unwrap();
@@ -273,7 +287,7 @@ fn bad_second_opinions_are_clear_errors() {
     save_model(
         &t.join(SECOND_MODEL_DIR),
         &other,
-        &other.model.init(&device),
+        &seeded_module(&device, 15, || other.model.init(&device)),
     )
     .unwrap();
     let err = Classifier::load(&t.0, Backend::Flex).err().unwrap();

@@ -245,19 +245,22 @@ impl Conv {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classifier::seeded::seeded_module;
     use crate::classifier::{Backend, SquareClassifierConfig};
 
     #[test]
     fn matches_the_burn_model() {
         let device = Backend::Flex.device().unwrap();
-        device.seed(9);
-        for (widths, convs, stride) in [(vec![4, 8], 2, 2), (vec![6, 8, 12], 1, 1)] {
-            let model = SquareClassifierConfig::new()
+        for (seed, (widths, convs, stride)) in [(vec![4, 8], 2, 2), (vec![6, 8, 12], 1, 1)]
+            .into_iter()
+            .enumerate()
+        {
+            let config = SquareClassifierConfig::new()
                 .with_widths(widths)
                 .with_convs_per_block(convs)
                 .with_stem_stride(stride)
-                .with_input_size(16)
-                .init(&device);
+                .with_input_size(16);
+            let model = seeded_module(&device, 9 + seed as u64, || config.init(&device));
             let fused = FusedClassifier::new(&model);
             let cpu = BatchedClassifier::new(&fused).expect("supported");
             let data: Vec<f32> = (0..5 * 3 * 16 * 16)

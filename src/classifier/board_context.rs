@@ -375,6 +375,7 @@ impl BoardContext {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classifier::seeded::seeded_module;
 
     /// A fresh directory under the system temp dir, removed on drop.
     struct Scratch(PathBuf);
@@ -426,22 +427,23 @@ mod tests {
 
     fn context(scope: CorrectionScope, seed: u64) -> BoardContext {
         let device = Device::flex();
-        device.seed(seed);
         let mut config = BoardContextConfig::new(4).with_hidden(8).with_scope(scope);
         let len = config.input_len();
         config.input_mean = vec![0.1; len];
         config.input_scale = vec![0.5; len];
-        let net = config.init(&device);
+        let net = seeded_module(&device, seed, || config.init(&device));
         BoardContext::new(config, vec![net], device)
     }
 
     /// `context` with its zero output layer replaced by random weights.
     fn randomised(context: BoardContext, seed: u64) -> BoardContext {
         let device = context.device().clone();
-        device.seed(seed);
         let config = context.config().clone();
-        let mut net = config.init(&device);
-        net.out = LinearConfig::new(config.hidden, config.scope.outputs()).init(&device);
+        let net = seeded_module(&device, seed, || {
+            let mut net = config.init(&device);
+            net.out = LinearConfig::new(config.hidden, config.scope.outputs()).init(&device);
+            net
+        });
         BoardContext::new(config, vec![net], device)
     }
 

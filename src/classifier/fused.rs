@@ -110,38 +110,39 @@ fn fold(conv: &Conv2d, norm: &BatchNorm) -> Conv2d {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classifier::seeded::seeded_module;
     use crate::classifier::{Backend, SquareClassifierConfig};
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     #[test]
     fn folded_model_gives_the_same_scores() {
         let device = Backend::Flex.device().unwrap();
-        device.seed(5);
-        let model = SquareClassifierConfig::new()
+        let config = SquareClassifierConfig::new()
             .with_widths(vec![4, 8])
-            .with_input_size(16)
-            .init(&device);
+            .with_input_size(16);
+        let model = seeded_module(&device, 5, || config.init(&device));
+        // Values from a local generator: the backend's is shared with other tests.
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut uniform = |n: usize, lo: f32, hi: f32| {
+            let v: Vec<f32> = (0..n).map(|_| rng.random_range(lo..hi)).collect();
+            Tensor::<1>::from_data(TensorData::new(v, [n]), &device)
+        };
         // Fresh batch norms are the identity; train-like statistics make the test mean it.
         let model = {
             let mut m = model;
             for b in &mut m.blocks {
                 for norm in [Some(&mut b.norm1), b.norm2.as_mut()].into_iter().flatten() {
                     let [n] = norm.gamma.val().dims();
-                    let r = |lo: f64, hi: f64| {
-                        Tensor::<1>::random(
-                            [n],
-                            burn::tensor::Distribution::Uniform(lo, hi),
-                            &device,
-                        )
-                    };
-                    norm.gamma = Param::from_tensor(r(0.5, 2.0));
-                    norm.beta = Param::from_tensor(r(-1.0, 1.0));
-                    norm.running_mean.update(r(-0.5, 0.5));
-                    norm.running_var.update(r(0.2, 3.0));
+                    norm.gamma = Param::from_tensor(uniform(n, 0.5, 2.0));
+                    norm.beta = Param::from_tensor(uniform(n, -1.0, 1.0));
+                    norm.running_mean.update(uniform(n, -0.5, 0.5));
+                    norm.running_var.update(uniform(n, 0.2, 3.0));
                 }
             }
             m
         };
-        let x = Tensor::<4>::random([6, 3, 16, 16], burn::tensor::Distribution::Default, &device);
+        let x = uniform(6 * 3 * 16 * 16, 0.0, 1.0).reshape([6, 3, 16, 16]);
         let a: Vec<f32> = model.forward(x.clone()).into_data().try_into_vec().unwrap();
         let b: Vec<f32> = FusedClassifier::new(&model)
             .forward(x)

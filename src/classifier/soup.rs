@@ -63,6 +63,7 @@ impl ModuleMapper for Blend {
 mod tests {
     use super::*;
     use crate::classifier::SquareClassifierConfig;
+    use crate::classifier::seeded::seeded_module;
 
     fn tiny(widths: Vec<usize>) -> SquareClassifierConfig {
         SquareClassifierConfig {
@@ -78,10 +79,8 @@ mod tests {
     #[test]
     fn halfway_between_two_models_is_their_mean() {
         let device = Device::flex();
-        device.seed(1);
-        let a = tiny(vec![4, 8]).init(&device);
-        device.seed(2);
-        let b = tiny(vec![4, 8]).init(&device);
+        let a = seeded_module(&device, 1, || tiny(vec![4, 8]).init(&device));
+        let b = seeded_module(&device, 2, || tiny(vec![4, 8]).init(&device));
         let weights = |m: &SquareClassifier| {
             let mut c = Collect(Vec::new());
             m.visit(&mut c);
@@ -96,7 +95,8 @@ mod tests {
         for ((m, x), y) in mid.iter().zip(&wa).zip(&wb) {
             assert!((m - (x + y) / 2.0).abs() < 1e-6);
         }
-        let wider = tiny(vec![4, 16]).init(&device);
-        assert!(average(tiny(vec![4, 8]).init(&device), &wider, 0.5).is_none());
+        let wider = seeded_module(&device, 3, || tiny(vec![4, 16]).init(&device));
+        let narrow = seeded_module(&device, 4, || tiny(vec![4, 8]).init(&device));
+        assert!(average(narrow, &wider, 0.5).is_none());
     }
 }

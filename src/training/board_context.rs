@@ -16,6 +16,7 @@ use crate::classifier::board_context::{
     BoardContext, BoardContextConfig, BoardContextNet, CorrectionScope, board_inputs,
     corrected_log_probs,
 };
+use crate::classifier::seeded::seeded_module;
 use crate::dataset::writer::board_squares;
 use crate::render::Renderer;
 
@@ -303,9 +304,8 @@ fn fit_member(
     progress: &(dyn Fn(&str) + Sync),
 ) -> BoardContextNet {
     let n = train.2.dims()[0];
-    device.seed(seed);
     let ad = device.clone().autodiff();
-    let mut net: BoardContextNet = config.init(&ad);
+    let mut net: BoardContextNet = seeded_module(&ad, seed, || config.init(&ad));
     let mut optim = AdamConfig::new()
         .with_weight_decay(
             (fit.weight_decay > 0.0).then(|| WeightDecayConfig::new(fit.weight_decay as f32)),

@@ -220,7 +220,6 @@ pub fn train(
 ) -> Result<Option<ModelCard>, TrainError> {
     cfg.validate()?;
     let device = run.backend.device().map_err(TrainError::Backend)?;
-    device.seed(cfg.seed);
     let train_device = device.clone().autodiff();
     // `run` is handed on whole at the end; the folder is kept apart.
     let out_dir = run.out.clone();

@@ -3,6 +3,7 @@
 
 use crate::classifier::checkpoint::load_model;
 use crate::classifier::model::SquareClassifier;
+use crate::classifier::seeded::seeded_module;
 
 use super::{RunOptions, RunState, TrainError, TrainingConfig};
 
@@ -39,7 +40,8 @@ pub(super) fn starting_model(
         )));
     }
     let Some(init) = &run.init else {
-        return Ok((cfg.model.init(device), 0));
+        let model = seeded_module(device, cfg.seed, || cfg.model.init(device));
+        return Ok((model, 0));
     };
     let (spec, model) = load_model(init, device)?;
     if spec != cfg.spec() {
