@@ -8,6 +8,7 @@ use fenscan::classifier::checkpoint::{
     FORMAT_VERSION, ModelSpec, SECOND_MODEL_DIR, SECOND_OPINION_FILE, SecondOpinion, load_model,
     save_model,
 };
+use fenscan::classifier::model::SquareClassifier;
 use fenscan::classifier::seeded::seeded_module;
 use fenscan::classifier::{Backend, CheckpointError, Classifier, SquareClassifierConfig};
 use fenscan::squares::CropConfig;
@@ -25,6 +26,12 @@ fn tiny_spec() -> ModelSpec {
             context: 0.125,
         },
     }
+}
+
+/// A freshly initialised model of `spec`, its weights drawn from `seed`.
+fn fresh_model(spec: &ModelSpec, seed: u64) -> SquareClassifier {
+    let device = Backend::Flex.device().unwrap();
+    seeded_module(&device, seed, || spec.model.init(&device))
 }
 
 #[test]
@@ -104,7 +111,7 @@ fn save_then_load_gives_identical_outputs() {
     let t = TempDir::new("ckpt");
     let device = Backend::Flex.device().unwrap();
     let spec = tiny_spec();
-    let model = seeded_module(&device, 3, || spec.model.init(&device));
+    let model = fresh_model(&spec, 3);
     save_model(&t.0, &spec, &model).unwrap();
     let (spec2, loaded) = load_model(&t.0, &device).unwrap();
     assert_eq!(spec2, spec);
@@ -128,7 +135,7 @@ fn bad_checkpoints_are_clear_errors() {
     ));
     // corrupt weights
     let spec = tiny_spec();
-    let model = seeded_module(&device, 11, || spec.model.init(&device));
+    let model = fresh_model(&spec, 11);
     save_model(&t.0, &spec, &model).unwrap();
     std::fs::write(t.join("model.bpk"), b"this is not a burnpack file at all").unwrap();
     assert!(matches!(
@@ -141,12 +148,7 @@ fn bad_checkpoints_are_clear_errors() {
         model: spec.model.clone().with_widths(vec![8, 16]),
         ..spec.clone()
     };
-    save_model(
-        &other.0,
-        &spec_big,
-        &seeded_module(&device, 12, || spec_big.model.init(&device)),
-    )
-    .unwrap();
+    save_model(&other.0, &spec_big, &fresh_model(&spec_big, 12)).unwrap();
     std::fs::copy(other.join("model.bpk"), t.join("model.bpk")).unwrap();
     assert!(matches!(
         load_model(&t.0, &device),
@@ -178,14 +180,8 @@ fn bad_checkpoints_are_clear_errors() {
 
 /// A checkpoint folder with a tiny first model and, in `second/`, another tiny model.
 fn cascade_checkpoint(t: &TempDir, opinion: &str) {
-    let device = Backend::Flex.device().unwrap();
     let spec = tiny_spec();
-    save_model(
-        &t.0,
-        &spec,
-        &seeded_module(&device, 13, || spec.model.init(&device)),
-    )
-    .unwrap();
+    save_model(&t.0, &spec, &fresh_model(&spec, 13)).unwrap();
     let second = ModelSpec {
         model: spec.model.clone().with_widths(vec![8, 8]),
         ..spec.clone()
@@ -193,7 +189,7 @@ fn cascade_checkpoint(t: &TempDir, opinion: &str) {
     save_model(
         &t.join(SECOND_MODEL_DIR),
         &second,
-        &seeded_module(&device, 14, || second.model.init(&device)),
+        &fresh_model(&second, 14),
     )
     .unwrap();
     std::fs::write(t.join(SECOND_OPINION_FILE), opinion).unwrap();
@@ -275,7 +271,6 @@ fn bad_second_opinions_are_clear_errors() {
     assert!(Classifier::load(&t.0, Backend::Flex).is_err());
     // The second model must cut squares like the first.
     cascade_checkpoint(&t, r#"{"format_version": 1, "below": 0.9, "weight": 1.0}"#);
-    let device = Backend::Flex.device().unwrap();
     let other = ModelSpec {
         model: tiny_spec().model.with_input_size(24),
         crop: CropConfig {
@@ -284,12 +279,7 @@ fn bad_second_opinions_are_clear_errors() {
         },
         ..tiny_spec()
     };
-    save_model(
-        &t.join(SECOND_MODEL_DIR),
-        &other,
-        &seeded_module(&device, 15, || other.model.init(&device)),
-    )
-    .unwrap();
+    save_model(&t.join(SECOND_MODEL_DIR), &other, &fresh_model(&other, 15)).unwrap();
     let err = Classifier::load(&t.0, Backend::Flex).err().unwrap();
     assert!(err.to_string().contains("same crop"), "{err}");
     // A missing second model names what is missing.

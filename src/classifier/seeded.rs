@@ -41,21 +41,17 @@ impl ModuleVisitor for DrawAll {
 mod tests {
     use super::*;
     use crate::classifier::SquareClassifierConfig;
+    use crate::classifier::soup::float_weights;
 
     fn weights(device: &Device, seed: u64) -> Vec<f32> {
-        struct Collect(Vec<f32>);
-        impl ModuleVisitor for Collect {
-            fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-                self.0.extend(param.val().into_data().iter::<f32>());
-            }
-        }
         let config = SquareClassifierConfig::new()
             .with_widths(vec![4, 8])
             .with_input_size(16);
         let model = seeded_module(device, seed, || config.init(device));
-        let mut c = Collect(Vec::new());
-        model.visit(&mut c);
-        c.0
+        float_weights(&model)
+            .into_iter()
+            .flat_map(|t| t.iter::<f32>().collect::<Vec<_>>())
+            .collect()
     }
 
     #[test]

@@ -14,22 +14,27 @@ pub fn average(
     b: &SquareClassifier,
     share_b: f32,
 ) -> Option<SquareClassifier> {
-    let mut others = Collect(Vec::new());
-    b.visit(&mut others);
-    let shapes_a = {
-        let mut c = Collect(Vec::new());
-        a.visit(&mut c);
-        c.0.iter().map(|t| t.shape().clone()).collect::<Vec<_>>()
-    };
-    let shapes_b: Vec<_> = others.0.iter().map(|t| t.shape().clone()).collect();
+    let others = float_weights(b);
+    let shapes_a: Vec<_> = float_weights(&a)
+        .iter()
+        .map(|t| t.shape().clone())
+        .collect();
+    let shapes_b: Vec<_> = others.iter().map(|t| t.shape().clone()).collect();
     if shapes_a != shapes_b {
         return None;
     }
     let mut blend = Blend {
-        others: others.0.into_iter(),
+        others: others.into_iter(),
         share_b,
     };
     Some(a.map(&mut blend))
+}
+
+/// Every float parameter of `module` (batch-norm statistics included), in visiting order.
+pub(crate) fn float_weights<M: Module>(module: &M) -> Vec<TensorData> {
+    let mut c = Collect(Vec::new());
+    module.visit(&mut c);
+    c.0
 }
 
 struct Collect(Vec<TensorData>);
@@ -82,9 +87,8 @@ mod tests {
         let a = seeded_module(&device, 1, || tiny(vec![4, 8]).init(&device));
         let b = seeded_module(&device, 2, || tiny(vec![4, 8]).init(&device));
         let weights = |m: &SquareClassifier| {
-            let mut c = Collect(Vec::new());
-            m.visit(&mut c);
-            c.0.into_iter()
+            float_weights(m)
+                .into_iter()
                 .flat_map(|t| t.convert::<f32>().try_into_vec::<f32>().unwrap_or_default())
                 .collect::<Vec<f32>>()
         };
