@@ -20,6 +20,8 @@ use crate::render::Orientation;
 use crate::render::text::{draw_text, fonts};
 use crate::squares::sample_bilinear;
 
+mod lined_up;
+
 /// Pixels per square of the straightened board the labels are read on (labels are about a
 /// fifth of a square high).
 const SQUARE: usize = 64;
@@ -58,19 +60,25 @@ pub struct CoordinateReading {
 }
 
 /// Reads the coordinate labels around the board `quad` in `img`; `None` when too few
-/// labels are legible to decide.
+/// labels are legible to decide. Labels where a style usually puts them are read first;
+/// when they say nothing, labels anywhere along the edges (`lined_up`).
 pub fn read_coordinates(img: &RgbImage, quad: &Quad) -> Option<CoordinateReading> {
     if quad.mean_side() / 8.0 < MIN_SQUARE {
         return None;
     }
     let board = Straightened::new(img, quad)?;
+    read_spots(&board).or_else(|| lined_up::read_lined_up(&board))
+}
+
+/// Reads the label spots: the corners of the edge squares and the margin beside them.
+fn read_spots(board: &Straightened<'_>) -> Option<CoordinateReading> {
     let templates = templates();
     // Votes (white, black) per group of spots: a label style puts every label of an edge
     // at the same place in its square, while stray matches (piece details, hatching)
     // scatter over the groups.
     let mut votes = [[0usize; 2]; GROUPS];
     for spot in spots() {
-        let Some(glyph) = glyph_at(&board, spot.rect) else {
+        let Some(glyph) = glyph_at(board, spot.rect) else {
             continue;
         };
         let Some(label) = best_label(&glyph, templates, spot.digit) else {
