@@ -24,7 +24,14 @@ case "${1:-}" in
     mkdir -p $dir
     (cd $dir && [ -f package.json ] || npm init -y > /dev/null)
     (cd $dir && npm install --no-audit --no-fund chessground@9.2.1 cm-chessboard@8.15.1 \
-      @chrisoakman/chessboardjs@1.0.0 jquery@3.7.1 > /dev/null)
+      @chrisoakman/chessboardjs@1.0.0 jquery@3.7.1 react@19.3.1 react-dom@19.3.1 \
+      react-chessboard@5.12.1 esbuild@0.28.2 > /dev/null)
+    # react-chessboard needs React, which a page cannot import as it is: one bundle (the
+    # entry is copied beside node_modules, where esbuild looks for the packages).
+    cp benches/widgets/react-chessboard.jsx $dir/
+    (cd $dir && ./node_modules/.bin/esbuild react-chessboard.jsx \
+      --bundle --minify --jsx=automatic --define:process.env.NODE_ENV='"production"' \
+      --outfile=react-chessboard.bundle.js --log-level=warning)
     echo "widgets: chromium and the widgets are in place"
     ;;
   draw)

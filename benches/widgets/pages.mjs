@@ -176,7 +176,62 @@ function chessboardjs(placement, orientation) {
   return { head, script, source: `chessboardjs ${set}, ${colours ? colours[1] : "own colours"}`, module: false };
 }
 
-const WIDGETS = { chessground, "cm-chessboard": cmChessboard, chessboardjs };
+// react-chessboard (React 19; the most used chessboard on npm): its own look (lichess's
+// brown, 13-px notation in the corners of the edge squares, its own pieces) or an app's
+// (chess.com's or lichess's blue board, pieces of a lichess set, a rounded, shadowed frame),
+// the last move in translucent yellow, a selected piece's moves as the dots and rings of
+// its documentation's examples, arrows.
+function reactChessboard(placement, orientation) {
+  const own = chance(0.4);
+  const set = own ? null : pick(pieceSets);
+  const colours = own ? null : pick([["#eeeed2", "#769656"], ["#dee3e6", "#8ca2ad"], ["#f0d9b5", "#b58863"]]);
+  const all = squares(placement);
+  const squareStyles = {};
+  if (chance(0.6)) for (const sq of [pick(all)[0], pick(all)[0]]) squareStyles[sq] = { background: "rgba(255, 255, 0, 0.4)" };
+  if (chance(0.3)) {
+    for (let k = between(1, 6); k > 0; k--) {
+      const [sq, piece] = pick(all);
+      squareStyles[sq] = {
+        background: piece
+          ? "radial-gradient(circle, rgba(0,0,0,.1) 85%, transparent 85%)"
+          : "radial-gradient(circle, rgba(0,0,0,.1) 25%, transparent 25%)",
+        borderRadius: "50%",
+      };
+    }
+  }
+  const arrows = [];
+  if (chance(0.3)) {
+    const [from, to] = [pick(all)[0], pick(all)[0]];
+    if (from !== to) arrows.push({ startSquare: from, endSquare: to, color: pick(["rgb(0, 128, 0)", "rgb(255, 170, 0)", "rgb(255, 0, 0)"]) });
+  }
+  const options = {
+    position: placement,
+    boardOrientation: orientation,
+    showNotation: chance(0.8),
+    squareStyles,
+    arrows,
+  };
+  if (colours) {
+    options.lightSquareStyle = { backgroundColor: colours[0] };
+    options.darkSquareStyle = { backgroundColor: colours[1] };
+    options.lightSquareNotationStyle = { color: colours[1] };
+    options.darkSquareNotationStyle = { color: colours[0] };
+  }
+  if (chance(0.3)) options.boardStyle = { borderRadius: "5px", boxShadow: "0 2px 10px rgba(0, 0, 0, 0.5)" };
+  let pieces = null;
+  if (set) {
+    pieces = {};
+    for (const c of ["w", "b"]) for (const r of "KQRBNP") pieces[c + r] = "file://" + path.resolve(piecesDir, set, c + r + ".svg");
+  }
+  const bundle = "file://" + path.resolve(modulesDir, "..", "react-chessboard.bundle.js");
+  const head =
+    `<script>window.BOARD_OPTIONS = ${JSON.stringify(options)}; window.BOARD_PIECES = ${JSON.stringify(pieces)};</script>` +
+    `<script defer src="${bundle}"></script>`;
+  const script = "";
+  return { head, script, source: `react-chessboard ${set ?? "own pieces"}, ${colours ? colours[1] : "own colours"}`, module: false };
+}
+
+const WIDGETS = { chessground, "cm-chessboard": cmChessboard, chessboardjs, "react-chessboard": reactChessboard };
 const widgets = (widgetList || "chessground,cm-chessboard").split(",").map((name) => {
   if (!WIDGETS[name]) {
     console.error(`pages.mjs: no widget ${name} (${Object.keys(WIDGETS).join(", ")})`);
