@@ -2,14 +2,16 @@
 # Boards drawn by third-party web widgets in a real browser: lichess's chessground (its
 # brown board or five other lichess colours, with each of the 35 lichess piece sets of
 # ../shared/pieces/lichess, six of them held out of training) and cm-chessboard (its seven
-# themes, two piece sprites, three borders), each with its own coordinates, last-move
+# themes, two piece sprites, three borders), and when named chessboard.js and
+# react-chessboard (React 19, bundled at setup), each with its own coordinates, last-move
 # squares, check, markers and arrows, on a page with a header and a move list, screenshot
 # by headless Chromium. Positions are synth's (seeded); everything else is drawn from the
 # seed too (benches/widgets/pages.mjs). BENCHMARKS.md ("Third-party widgets").
 #
 #   bash benches/widgets.sh setup            # Chromium (apt) and the widgets (npm) into target/widgets
 #   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS]   # pages + screenshots into
-#        target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add chessboardjs)
+#        target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add
+#        chessboardjs, react-chessboard)
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@
 // LABELS.jsonl: synth's labels (only `placement` is used). MODULES_DIR: node_modules with
 // the widgets. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for chessground and
 // chessboard.js. WIDGETS: a comma-separated list, default "chessground,cm-chessboard"
-// (also "chessboardjs"). Every choice is drawn from SEED.
+// (also "chessboardjs", "react-chessboard"). Every choice is drawn from SEED.
 import fs from "node:fs";
 import path from "node:path";
 
