@@ -22,7 +22,8 @@ M=$E/more
 ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # Bumped when synth draws a seeded board differently: sets drawn before are redrawn.
 # 2 (session 24): sets whose white men have no dark ink are kept off book themes.
-version=2
+# 3 (session 31): marker dots as faint as 8% (wmarks).
+version=3
 diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks)
 
 need() {

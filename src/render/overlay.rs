@@ -186,11 +186,12 @@ fn stroke_inside(pm: &mut Pixmap, square: Rect, inset: f32, width: f32, paint: P
 }
 
 /// A dot marker of another widget on any square, in another colour and size than
-/// lichess's move dot: cm-chessboard's grey dot, chess.com's dark dot, a blue one.
+/// lichess's move dot: cm-chessboard's grey dot, chess.com's dark dot, a blue one, and the
+/// faint move hints of chess.com (black at 14%) and react-chessboard's examples (10%).
 pub fn marker_dot(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
     const DOT_COLOURS: [[u8; 3]; 4] = [[0, 0, 0], [90, 90, 90], [0, 48, 136], [150, 30, 30]];
     let rgb = DOT_COLOURS[rng.random_range(0..DOT_COLOURS.len())];
-    let alpha = rng.random_range(45..115u8);
+    let alpha = rng.random_range(20..115u8);
     let (cx, cy) = grid.centre(sq.0, sq.1);
     let mut pb = PathBuilder::new();
     pb.push_circle(cx, cy, grid.cell * rng.random_range(0.08..0.2));
