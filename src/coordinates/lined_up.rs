@@ -37,14 +37,14 @@ const MIN_LINED_UP: usize = 3;
 const TEXTURED: usize = 32;
 /// ... and the fewest labels that must line up on such a board.
 const MIN_LINED_UP_TEXTURED: usize = 5;
-/// Pixels either side of a square's line where ink must also stand out from the other
-/// square's background (the straightened grid may miss the line by a pixel or two, and a
-/// strip of the other colour is no label).
+/// Pixels either side of a line between squares where the background is taken along the
+/// line (its row's or column's median in the square) rather than over the square: there
+/// the two colours blend, and the straightened grid may miss the line by a pixel or two.
 const LINE_BAND: usize = 3;
 
 /// A label found in a band: where along the edge (squares from the board's left or top
-/// side), where across it (squares from the band's inner side), how tall (straightened
-/// pixels), and which label it reads as (index 0..8 in the order white's view runs them:
+/// side), where across it (squares from the band's top or left side), how tall
+/// (straightened pixels), and which label it reads as (index 0..8 in the order white's view runs them:
 /// files a..h left to right, ranks 8..1 top to bottom).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Found {
