@@ -427,10 +427,10 @@ fn components(ink: &[bool], w: usize, h: usize) -> Vec<Component> {
 mod tests {
     use super::*;
     use crate::coordinates::read_coordinates;
+    use crate::coordinates::tests::{DARK, LIGHT, brown_board};
     use crate::quad::Quad;
     use crate::render::text::{draw_text, fonts};
     use image::RgbImage;
-    use resvg::tiny_skia::{Color, Pixmap, Rect, Transform};
 
     /// A board drawn as chessground's own stylesheet draws a small one (40-px squares):
     /// 9-px labels at 0.8 opacity, grey and white by turns, rank digits across their
@@ -440,24 +440,8 @@ mod tests {
     fn chessground_small(black: bool) -> (RgbImage, Quad) {
         let cell = 40.0f32;
         let margin = 60.0;
-        let total = (8.0 * cell + 2.0 * margin) as u32;
-        let mut pm = Pixmap::new(total, total).unwrap();
-        pm.fill(Color::from_rgba8(22, 21, 18, 255));
-        let (light, dark) = ([240u8, 217, 181], [181u8, 136, 99]);
-        for r in 0..8 {
-            for f in 0..8 {
-                let colour = if (r + f) % 2 == 0 { light } else { dark };
-                let rect = Rect::from_xywh(
-                    margin + f as f32 * cell,
-                    margin + r as f32 * cell,
-                    cell,
-                    cell,
-                )
-                .unwrap();
-                let paint = crate::render::theme::paint(colour, 255);
-                pm.fill_rect(rect, &paint, Transform::identity(), None);
-            }
-        }
+        let (mut pm, quad) = brown_board(cell, margin);
+        let (light, dark) = (LIGHT, DARK);
         let font = &fonts()[0];
         // 11 px, not 9: a browser's hinted 9-px text has crisper strokes than this
         // rasteriser's, whose thin strokes fade too much to be read at 9 px. The test is
@@ -506,11 +490,7 @@ mod tests {
                 &char::from(file).to_string(),
             );
         }
-        let end = margin + 8.0 * cell;
-        (
-            crate::render::scene::to_rgb(&pm),
-            Quad([[margin, margin], [end, margin], [end, end], [margin, end]]),
-        )
+        (crate::render::scene::to_rgb(&pm), quad)
     }
 
     #[test]

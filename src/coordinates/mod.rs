@@ -640,6 +640,30 @@ mod tests {
         )
     }
 
+    /// lichess's brown square colours.
+    pub(super) const LIGHT: [u8; 3] = [240, 217, 181];
+    pub(super) const DARK: [u8; 3] = [181, 136, 99];
+
+    /// A dark page with a brown board of `cell`-px squares `margin` px in from each side
+    /// (a light square at the top left), and the board's outline.
+    pub(super) fn brown_board(cell: f32, margin: f32) -> (Pixmap, Quad) {
+        let total = (8.0 * cell + 2.0 * margin) as u32;
+        let mut pm = Pixmap::new(total, total).unwrap();
+        pm.fill(Color::from_rgba8(22, 21, 18, 255));
+        for r in 0..8 {
+            for f in 0..8 {
+                let colour = if (r + f) % 2 == 0 { LIGHT } else { DARK };
+                let (x, y) = (margin + f as f32 * cell, margin + r as f32 * cell);
+                fill(&mut pm, x, y, cell, colour);
+            }
+        }
+        let end = margin + 8.0 * cell;
+        (
+            pm,
+            Quad([[margin, margin], [end, margin], [end, end], [margin, end]]),
+        )
+    }
+
     /// Fills a `w` x `w` square at (x, y) with `c`.
     fn fill(pm: &mut Pixmap, x: f32, y: f32, w: f32, c: [u8; 3]) {
         let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, w).unwrap();
@@ -655,10 +679,8 @@ mod tests {
     fn small_faint_labels_inside_the_squares_are_read() {
         let cell = 70.0f32;
         let margin = 40.0;
-        let total = (8.0 * cell + 2.0 * margin) as u32;
-        let mut pm = Pixmap::new(total, total).unwrap();
-        pm.fill(Color::from_rgba8(22, 21, 18, 255));
-        let (light, dark) = ([240u8, 217, 181], [181u8, 136, 99]);
+        let (mut pm, quad) = brown_board(cell, margin);
+        let (light, dark) = (LIGHT, DARK);
         // The label colour: grey 72 on light squares, white on dark ones, at 0.8 opacity.
         let label = |on: [u8; 3], of: [u8; 3]| -> [u8; 3] {
             let ink = if of == dark { 72.0 } else { 255.0 };
@@ -674,7 +696,6 @@ mod tests {
                 } else {
                     (dark, light)
                 };
-                fill(&mut pm, x, y, cell, own);
                 if f == 0 {
                     let rank = char::from(b'1' + r as u8).to_string();
                     draw_text(
@@ -702,8 +723,6 @@ mod tests {
                 }
             }
         }
-        let end = margin + 8.0 * cell;
-        let quad = Quad([[margin, margin], [end, margin], [end, end], [margin, end]]);
         let read = read_coordinates(&crate::render::scene::to_rgb(&pm), &quad)
             .expect("the faint labels are read");
         assert_eq!(read.orientation, Orientation::Black);
