@@ -8,7 +8,7 @@
 //! reaching into the corner is not a label) is matched against the labels drawn in the
 //! embedded DejaVu faces (files in either case). The two
 //! orientations predict different characters at every spot; the one the readings agree
-//! with wins, when enough of them do. When no spot says anything, [`lined_up`] looks for
+//! with wins, when enough of them do. When no spot says anything, `lined_up` looks for
 //! labels anywhere along the edges (a stylesheet that draws them across the square lines).
 
 use std::sync::OnceLock;
