@@ -1,5 +1,8 @@
 //! Which side is at the bottom of the picture, decided from the position itself: white
 //! pawns and king usually stand on the lower ranks of a board seen from white's side.
+//! [`corpus`] reads real positions to measure it on (`cargo bench --bench orientation`).
+
+pub mod corpus;
 
 use serde::Serialize;
 use shakmaty::{Color, Role};
@@ -90,8 +93,9 @@ pub fn from_position(as_read: &Placement) -> OrientationDecision {
     }
 }
 
-/// At most 32 pieces, one king and at most eight pawns a side.
-fn could_be_from_a_game(p: &Placement) -> bool {
+/// At most 32 pieces, one king and at most eight pawns a side: the placements
+/// [`from_position`] looks at (others are read as drawn).
+pub fn could_be_from_a_game(p: &Placement) -> bool {
     let mut kings = [0u32; 2];
     let mut pawns = [0u32; 2];
     let mut pieces = 0;
