@@ -60,8 +60,8 @@ pub enum ImageError {
         /// The error.
         source: std::io::Error,
     },
-    /// The bytes are not an image in a supported format (PNG, JPEG, WebP, BMP, GIF).
-    #[error("{path}: not a readable image (PNG, JPEG, WebP, BMP or GIF): {reason}")]
+    /// The bytes are not an image in a supported format (PNG, JPEG, WebP, BMP, GIF, TIFF).
+    #[error("{path}: not a readable image (PNG, JPEG, WebP, BMP, GIF or TIFF): {reason}")]
     Format {
         /// The file.
         path: String,
@@ -173,4 +173,68 @@ pub fn flatten_alpha(img: &image::DynamicImage) -> image::RgbImage {
         let mix = |c: u8| ((c as u32 * a + 255 * (255 - a) + 127) / 255) as u8;
         image::Rgb([mix(r), mix(g), mix(b)])
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encoded(img: &image::RgbImage, format: image::ImageFormat) -> Vec<u8> {
+        let mut buf = Vec::new();
+        img.write_to(&mut std::io::Cursor::new(&mut buf), format)
+            .unwrap();
+        buf
+    }
+
+    #[test]
+    fn scans_in_tiff_read_like_png() {
+        let img =
+            image::RgbImage::from_fn(40, 30, |x, y| image::Rgb([x as u8 * 6, y as u8 * 8, 90]));
+        for format in [
+            image::ImageFormat::Tiff,
+            image::ImageFormat::Png,
+            image::ImageFormat::Bmp,
+        ] {
+            let back = decode_image(&encoded(&img, format), "t").unwrap();
+            assert_eq!(back, img, "{format:?}");
+        }
+    }
+
+    #[test]
+    fn a_tiff_header_claiming_a_huge_image_is_refused_before_decoding() {
+        // Little-endian TIFF: one IFD of a grey 8-bit image 100,000 px square, no pixel data.
+        let mut t = b"II*\0\x08\0\0\0".to_vec();
+        let (short, long) = (3u16, 4u16);
+        let entries = [
+            (256u16, long, 100_000u32), // width
+            (257, long, 100_000),       // height
+            (258, short, 8),            // bits per sample
+            (259, short, 1),            // no compression
+            (262, short, 1),            // black is zero
+            (273, long, 8),             // strip offset
+            (277, short, 1),            // samples per pixel
+            (278, long, 100_000),       // rows per strip
+            (279, long, 10),            // strip bytes
+        ];
+        t.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+        for (tag, kind, value) in entries {
+            t.extend_from_slice(&tag.to_le_bytes());
+            t.extend_from_slice(&kind.to_le_bytes());
+            t.extend_from_slice(&1u32.to_le_bytes());
+            t.extend_from_slice(&value.to_le_bytes());
+        }
+        t.extend_from_slice(&0u32.to_le_bytes());
+        let err = decode_image(&t, "huge.tif").unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ImageError::Size {
+                    width: 100_000,
+                    height: 100_000,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
 }

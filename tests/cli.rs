@@ -276,11 +276,11 @@ fn eval_writes_both_reports_under_a_dotted_name() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
     #[test]
-    fn image_decoding_never_panics(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000), prefix in 0usize..4) {
+    fn image_decoding_never_panics(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2000), prefix in 0usize..6) {
         // Start some inputs with real signatures so the decoders get past the sniffing.
-        let sigs: [&[u8]; 4] = [b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF89a", b"BM"];
+        let sigs: [&[u8]; 6] = [b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF89a", b"BM", b"II*\0\x08\0\0\0", b"MM\0*\0\0\0\x08"];
         let mut data = sigs[prefix].to_vec();
         data.extend(bytes);
         let _ = fenscan::io::decode_image(&data, "fuzz");
