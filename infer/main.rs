@@ -109,7 +109,7 @@ struct ModelArgs {
 
 #[derive(Args)]
 struct ReadArgs {
-    /// Images (PNG, JPEG, WebP, BMP, GIF, TIFF), folders of images, glob patterns (`"shots/*.png"`,
+    /// Images (PNG, JPEG, WebP, BMP, GIF, TIFF, SVG), folders of images, glob patterns (`"shots/*.png"`,
     /// expanded here when the shell did not), or `-` for standard input.
     images: Vec<PathBuf>,
     #[command(flatten)]
@@ -261,8 +261,11 @@ fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| {
                     f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                        ["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"]
-                            .contains(&e.to_ascii_lowercase().as_str())
+                        [
+                            "png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff", "svg",
+                            "svgz",
+                        ]
+                        .contains(&e.to_ascii_lowercase().as_str())
                     })
                 })
                 .collect();

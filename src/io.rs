@@ -60,8 +60,8 @@ pub enum ImageError {
         /// The error.
         source: std::io::Error,
     },
-    /// The bytes are not an image in a supported format (PNG, JPEG, WebP, BMP, GIF, TIFF).
-    #[error("{path}: not a readable image (PNG, JPEG, WebP, BMP, GIF or TIFF): {reason}")]
+    /// The bytes are not an image in a supported format (PNG, JPEG, WebP, BMP, GIF, TIFF, SVG).
+    #[error("{path}: not a readable image (PNG, JPEG, WebP, BMP, GIF, TIFF or SVG): {reason}")]
     Format {
         /// The file.
         path: String,
@@ -84,7 +84,7 @@ pub enum ImageError {
 
 /// Decodes an image from bytes (`name` is used in messages): checks the size from the header
 /// first, applies the EXIF orientation of phone pictures, and flattens transparency onto
-/// white (diagrams are often transparent PNGs).
+/// white (diagrams are often transparent PNGs). SVG is drawn (see [`SVG_SIDE`]).
 pub fn decode_image(bytes: &[u8], name: &str) -> Result<image::RgbImage, ImageError> {
     use image::ImageDecoder;
     let format_err = |reason: String| ImageError::Format {
@@ -93,6 +93,9 @@ pub fn decode_image(bytes: &[u8], name: &str) -> Result<image::RgbImage, ImageEr
     };
     if bytes.is_empty() {
         return Err(format_err("the file is empty".into()));
+    }
+    if looks_like_svg(bytes) {
+        return decode_svg(bytes).map_err(format_err);
     }
     let reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
@@ -128,6 +131,67 @@ pub fn decode_image(bytes: &[u8], name: &str) -> Result<image::RgbImage, ImageEr
         image::DynamicImage::from_decoder(decoder).map_err(|e| format_err(e.to_string()))?;
     img.apply_orientation(orientation);
     Ok(flatten_alpha(&img))
+}
+
+/// Longer side, in pixels, SVG pictures are drawn at: vector diagrams scale freely, and at
+/// this size a board a sixth of the picture wide still has 40-px squares.
+pub const SVG_SIDE: u32 = 2048;
+
+/// An SVG (or gzip-compressed SVGZ) document, by its first bytes.
+fn looks_like_svg(bytes: &[u8]) -> bool {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return true; // gzip: only SVGZ among the formats read here
+    }
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    let t = head.trim_start_matches('\u{feff}').trim_start();
+    ["<?xml", "<svg", "<!--", "<!DOCTYPE svg"]
+        .iter()
+        .any(|p| t.starts_with(p))
+        && t.contains("<svg")
+}
+
+/// Draws an SVG picture (python-chess's `chess.svg.board`, Wikipedia's diagrams, diagram
+/// editors' exports) on white, its longer side [`SVG_SIDE`] pixels. Images it embeds as
+/// data URLs are drawn; it may not read other files.
+fn decode_svg(bytes: &[u8]) -> Result<image::RgbImage, String> {
+    use resvg::tiny_skia::{Color, Pixmap, Transform};
+    use resvg::usvg;
+    use std::sync::{Arc, OnceLock};
+    static FONTS: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    let fonts = FONTS.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        for font in [dejavu::sans::regular(), dejavu::sans::bold()] {
+            db.load_font_data(font.to_vec());
+        }
+        db.set_sans_serif_family("DejaVu Sans");
+        db.set_serif_family("DejaVu Sans");
+        Arc::new(db)
+    });
+    let mut opt = usvg::Options {
+        font_family: "DejaVu Sans".into(),
+        fontdb: fonts.clone(),
+        ..usvg::Options::default()
+    };
+    opt.image_href_resolver.resolve_string = Box::new(|_, _| None);
+    let tree = usvg::Tree::from_data(bytes, &opt).map_err(|e| format!("SVG: {e}"))?;
+    let size = tree.size();
+    let scale = SVG_SIDE as f32 / size.width().max(size.height());
+    let side = |v: f32| ((v * scale).round() as u32).clamp(1, SVG_SIDE);
+    let (w, h) = (side(size.width()), side(size.height()));
+    let mut pixmap = Pixmap::new(w, h).ok_or("SVG: no picture size")?;
+    pixmap.fill(Color::WHITE);
+    resvg::render(
+        &tree,
+        Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    // Opaque on white, so the premultiplied colours are the colours.
+    Ok(image::RgbImage::from_fn(w, h, |x, y| {
+        let p = pixmap
+            .pixel(x, y)
+            .unwrap_or(resvg::tiny_skia::PremultipliedColorU8::TRANSPARENT);
+        image::Rgb([p.red(), p.green(), p.blue()])
+    }))
 }
 
 /// Reads an image file (see [`decode_image`]); `-` reads standard input.
@@ -198,6 +262,23 @@ mod tests {
             let back = decode_image(&encoded(&img, format), "t").unwrap();
             assert_eq!(back, img, "{format:?}");
         }
+    }
+
+    #[test]
+    fn svg_pictures_are_drawn_on_white() {
+        // A 2x1 SVG: left half black, right half transparent; an external image is not read.
+        let svg = br##"<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="10">
+  <rect width="10" height="10" fill="#000"/>
+  <image x="10" width="10" height="10" xlink:href="/etc/passwd"/>
+</svg>"##;
+        let img = decode_image(svg, "t.svg").unwrap();
+        assert_eq!((img.width(), img.height()), (SVG_SIDE, SVG_SIDE / 2));
+        assert_eq!(img.get_pixel(10, 10).0, [0, 0, 0]);
+        assert_eq!(img.get_pixel(SVG_SIDE - 10, 10).0, [255, 255, 255]);
+        let err =
+            decode_image(b"<svg xmlns='http://www.w3.org/2000/svg'><rect", "bad.svg").unwrap_err();
+        assert!(err.to_string().contains("SVG"), "{err}");
     }
 
     #[test]
