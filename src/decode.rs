@@ -65,6 +65,17 @@ pub fn argmax(probs: &[[f32; 13]; 64]) -> Placement {
     p
 }
 
+/// The squares read surely (top class at least `sure`), the others left empty.
+pub fn sure_placement(probs: &[[f32; 13]; 64], sure: f32) -> Placement {
+    let mut p = Placement::default();
+    for (i, row) in probs.iter().enumerate() {
+        if top_probability(row) >= sure {
+            p.0[i] = SquareClass::from_index(best(row, |_| true)).unwrap_or_default();
+        }
+    }
+    p
+}
+
 /// The most probable class among the `allowed` ones.
 pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
     (0..13)
@@ -77,12 +88,7 @@ pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
 /// that every game position keeps: two kings of a side, a pawn on rank 1 or 8, more than
 /// 8 pawns or 16 men of a side, more promoted pieces than missing pawns.
 pub fn clearly_not_a_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> bool {
-    let mut sure = Placement::default();
-    for (i, row) in probs.iter().enumerate() {
-        if top_probability(row) >= cfg.sure {
-            sure.0[i] = SquareClass::from_index(best(row, |_| true)).unwrap_or_default();
-        }
-    }
+    let sure = sure_placement(probs, cfg.sure);
     let back_rank_pawn = (0..8).chain(56..64).any(|i| {
         sure.0[i]
             .piece()

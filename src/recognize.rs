@@ -13,13 +13,15 @@ use crate::board_top::{self, PictureTop, Reading, picture_top};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier};
 use crate::coordinates::read_coordinates;
-use crate::decode::{Change, DecodeConfig, argmax, clearly_not_a_game, decode_game};
+use crate::decode::{
+    Change, DecodeConfig, argmax, clearly_not_a_game, decode_game, sure_placement,
+};
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
 use crate::fen::{Castling, Fen};
 use crate::levels::{self, BoardTones};
 use crate::lookalike::{self, LookalikeConfig};
-use crate::orientation::{OrientationDecision, OrientationSource, from_position};
+use crate::orientation::{OrientationDecision, OrientationSource, from_reading};
 use crate::placement::{Placement, square_at};
 use crate::quad::Quad;
 use crate::relook::{self, RelookConfig};
@@ -331,7 +333,10 @@ impl Recognizer {
                     confidence: 1.0
                         - 0.5f32.powi((read.agreeing - read.disagreeing).min(30) as i32 + 1),
                 },
-                None => from_position(&argmax(&as_read)),
+                None => from_reading(
+                    &argmax(&as_read),
+                    &sure_placement(&as_read, opts.decode.sure),
+                ),
             },
         };
         // True squares in reading order a8..h1.

@@ -40,9 +40,18 @@ const WHITE_PRIOR: f32 = 8.0;
 
 /// Decides from a placement read as if white were at the bottom (image reading order).
 pub fn from_position(as_read: &Placement) -> OrientationDecision {
+    from_reading(as_read, as_read)
+}
+
+/// Decides from a reading: `as_read` holds every square's most probable class (image
+/// reading order), `sure` only the squares read surely. Whether the board could come from
+/// a game is judged on the sure squares, so that a mark or an arrow read as one more piece
+/// does not make a game position look like an editor's board; the evidence is taken from
+/// every square.
+pub fn from_reading(as_read: &Placement, sure: &Placement) -> OrientationDecision {
     // Where pieces stand says something only about positions that could come from a game;
     // an editor's artificial board (nine kings, 40 pieces) is read as drawn, white below.
-    if !could_be_from_a_game(as_read) {
+    if !could_be_from_a_game(sure) {
         return OrientationDecision {
             orientation: Orientation::White,
             source: OrientationSource::Default,
@@ -93,8 +102,8 @@ pub fn from_position(as_read: &Placement) -> OrientationDecision {
     }
 }
 
-/// At most 32 pieces, one king and at most eight pawns a side: the placements
-/// [`from_position`] looks at (others are read as drawn).
+/// At most 32 pieces, and at most one king and eight pawns a side: nothing a game
+/// position cannot hold (a king may be missing from a reading: read unsurely, or hidden).
 pub fn could_be_from_a_game(p: &Placement) -> bool {
     let mut kings = [0u32; 2];
     let mut pawns = [0u32; 2];
@@ -108,12 +117,14 @@ pub fn could_be_from_a_game(p: &Placement) -> bool {
             _ => {}
         }
     }
-    pieces <= 32 && kings == [1, 1] && pawns.iter().all(|&n| n <= 8)
+    pieces <= 32 && kings.iter().all(|&n| n <= 1) && pawns.iter().all(|&n| n <= 8)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::class::SquareClass;
+    use shakmaty::Square;
 
     #[test]
     fn start_position_both_ways() {
@@ -133,6 +144,27 @@ mod tests {
         let d = from_position(&endgame.rotated_180());
         assert_eq!(d.orientation, Orientation::Black);
         assert!(d.confidence > 0.8, "{d:?}");
+    }
+
+    #[test]
+    fn a_mark_read_unsurely_as_a_piece_does_not_hide_the_position() {
+        // Seen from black's side, with two marks read as white bishops: 34 men as read.
+        let mut as_read = Placement::start().rotated_180();
+        let mut sure = as_read;
+        for sq in [Square::E4, Square::D5] {
+            as_read.set(sq, SquareClass::Piece(Color::White.bishop()));
+        }
+        assert_eq!(as_read.pieces().count(), 34);
+        assert_eq!(from_position(&as_read).source, OrientationSource::Default);
+        let d = from_reading(&as_read, &sure);
+        assert_eq!(d.orientation, Orientation::Black);
+        assert_eq!(d.source, OrientationSource::Position);
+        // Read surely, a second white king still marks an editor's board.
+        sure.set(Square::E4, SquareClass::Piece(Color::White.king()));
+        assert_eq!(
+            from_reading(&as_read, &sure).source,
+            OrientationSource::Default
+        );
     }
 
     #[test]

@@ -374,6 +374,13 @@ pub fn draw_board(
         }
         overlays.push("dots".into());
     }
+    if cfg.crosses > 0.0 && rng.random_bool(cfg.crosses) {
+        for _ in 0..rng.random_range(1..=3) {
+            let s = rng.random_range(0..64usize);
+            overlay::cross_mark(&mut pm, &grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("crosses".into());
+    }
     if look.coordinates == Coordinates::Outside {
         outside_coordinates(&mut pm, &grid, look, margin - look.frame * 2.0, rng);
     }

@@ -45,6 +45,9 @@ pub struct OverlayConfig {
     /// 1-6 dot markers of other widgets' colours and sizes, on any square. Default 0, as
     /// `frames`.
     pub dots: f64,
+    /// 1-3 X marks across squares (python-chess's marked squares, a book's crossed-out
+    /// square), over any piece. Default 0, as `frames`.
+    pub crosses: f64,
 }
 
 impl OverlayConfig {
@@ -58,6 +61,7 @@ impl OverlayConfig {
         arrows: 0.0,
         frames: 0.0,
         dots: 0.0,
+        crosses: 0.0,
     };
 }
 
@@ -72,6 +76,7 @@ impl Default for OverlayConfig {
             arrows: 0.25,
             frames: 0.0,
             dots: 0.0,
+            crosses: 0.0,
         }
     }
 }
@@ -318,7 +323,7 @@ pub struct SynthConfig {
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, rough
     /// print, hatch through, inner lines and marks, sharpening) and the overlays kept out of
-    /// validation (frames, dots) off: what validation sets and infer-like data are drawn with.
+    /// validation (frames, dots, crosses) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
         self.look.hatch_through = 0.0;
@@ -331,6 +336,7 @@ impl SynthConfig {
         // Not training-only in kind, but off in validation so its sets stay comparable.
         self.overlays.frames = 0.0;
         self.overlays.dots = 0.0;
+        self.overlays.crosses = 0.0;
         self
     }
 
@@ -380,6 +386,7 @@ impl SynthConfig {
             ("overlays.circles", self.overlays.circles),
             ("overlays.frames", self.overlays.frames),
             ("overlays.dots", self.overlays.dots),
+            ("overlays.crosses", self.overlays.crosses),
             ("overlays.arrows", self.overlays.arrows),
             ("scene.cropped", self.scene.cropped),
             ("scene.quarter_turn", self.scene.quarter_turn),

@@ -1,5 +1,6 @@
 //! What users leave on a board: last-move and check highlights, selected squares, legal-move
-//! dots, coloured marks, inset frames, circles and arrows (straight and knight-shaped).
+//! dots, coloured marks, inset frames, X marks, circles and arrows (straight and
+//! knight-shaped).
 
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{
@@ -204,6 +205,61 @@ pub fn marker_dot(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut im
             None,
         );
     }
+}
+
+/// An X across a square: python-chess's marked squares (black with a white edge), a book's
+/// crossed-out square, or one in a mark colour; two bars from corner to corner.
+pub fn cross_mark(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
+    let (cx, cy) = grid.centre(sq.0, sq.1);
+    let half = grid.cell * rng.random_range(0.18..0.36);
+    let width = grid.cell * rng.random_range(0.04..0.1);
+    let (rgb, alpha, edged) = match rng.random_range(0..4) {
+        0 | 1 => ([0, 0, 0], 255, true),
+        2 => ([0, 0, 0], 255, false),
+        _ => {
+            let (rgb, a) = MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())];
+            (rgb, a, false)
+        }
+    };
+    let mut pb = PathBuilder::new();
+    pb.move_to(cx - half, cy - half);
+    pb.line_to(cx + half, cy + half);
+    pb.move_to(cx + half, cy - half);
+    pb.line_to(cx - half, cy + half);
+    let Some(path) = pb.finish() else {
+        return;
+    };
+    let line_cap = if rng.random_bool(0.5) {
+        LineCap::Round
+    } else {
+        LineCap::Butt
+    };
+    if edged {
+        let edge = Stroke {
+            width: width * 1.5,
+            line_cap,
+            ..Stroke::default()
+        };
+        pm.stroke_path(
+            &path,
+            &paint([255, 255, 255], 255),
+            &edge,
+            Transform::identity(),
+            None,
+        );
+    }
+    let stroke = Stroke {
+        width,
+        line_cap,
+        ..Stroke::default()
+    };
+    pm.stroke_path(
+        &path,
+        &paint(rgb, alpha),
+        &stroke,
+        Transform::identity(),
+        None,
+    );
 }
 
 /// A circle drawn around a square (lichess right-click circle).
