@@ -246,83 +246,55 @@ fn spots() -> Vec<Spot> {
     let corner = s / 2;
     let files = |k: usize| (char::from(b'a' + k as u8), char::from(b'h' - k as u8));
     let ranks = |k: usize| (char::from(b'8' - k as u8), char::from(b'1' + k as u8));
+    // Per edge (bottom, top, left, right): where its edge squares and its margin start
+    // across the edge, and which corners of a square lie along the board's edge.
+    type Edge = (usize, usize, fn(usize) -> bool);
+    let edges: [Edge; 4] = [
+        (m + 7 * s, m + 8 * s, |place| place >= 2),
+        (m, 0, |place| place < 2),
+        (m, 0, |place| place % 2 == 0),
+        (m + 7 * s, m + 8 * s, |place| place % 2 == 1),
+    ];
     let mut out = Vec::new();
     for k in 0..8 {
-        let x0 = m + k * s;
-        let y0 = m + k * s;
-        let (fw, fb) = files(k);
-        let (rw, rb) = ranks(k);
-        // Bottom and top rows: file letters, inside the square's corners and in the margin.
-        for (edge, (row_y, outside_y)) in [(m + 7 * s, m + 8 * s), (m, 0)].into_iter().enumerate() {
-            for (place, (cx, cy)) in corners(s, corner) {
-                // Labels inside sit along the board's edge: the two corners on it.
-                if (place >= 2) != (edge == 0) {
-                    continue;
+        let along = m + k * s;
+        for (edge, &(square, margin, on_edge)) in edges.iter().enumerate() {
+            // Bottom and top: file letters; left and right: rank digits.
+            let digit = edge >= 2;
+            let (white, black) = if digit { ranks(k) } else { files(k) };
+            // [x0, y0, x1, y1] of a box `len_along` x `len_across` at these offsets.
+            let rect = |a: usize, c: usize, len_along: usize, len_across: usize| {
+                if digit {
+                    [c, a, c + len_across, a + len_along]
+                } else {
+                    [a, c, a + len_along, c + len_across]
                 }
-                out.push(Spot {
-                    rect: [x0 + cx, row_y + cy, x0 + cx + corner, row_y + cy + corner],
-                    group: edge * 5 + place,
-                    digit: false,
-                    white: fw,
-                    black: fb,
-                });
+            };
+            let spot = |rect, group| Spot {
+                rect,
+                group,
+                digit,
+                white,
+                black,
+            };
+            // Labels inside sit along the board's edge: the two corners on it.
+            for (place, (cx, cy)) in corners(s, corner) {
+                if on_edge(place) {
+                    let (x, y) = if digit {
+                        (square, along)
+                    } else {
+                        (along, square)
+                    };
+                    let r = [x + cx, y + cy, x + cx + corner, y + cy + corner];
+                    out.push(spot(r, edge * 5 + place));
+                }
             }
-            out.push(Spot {
-                rect: [x0, outside_y, x0 + s, outside_y + m],
-                group: edge * 5 + 4,
-                digit: false,
-                white: fw,
-                black: fb,
-            });
+            out.push(spot(rect(along, margin, s, m), edge * 5 + 4));
             // The half of the margin next to the board alone: labels on a narrow frame
             // with the page beyond it (the whole margin is then mostly page, whose tone its
             // median takes for the label's background).
-            let near_y = if edge == 0 {
-                outside_y
-            } else {
-                outside_y + m - m / 2
-            };
-            out.push(Spot {
-                rect: [x0, near_y, x0 + s, near_y + m / 2],
-                group: 20 + edge,
-                digit: false,
-                white: fw,
-                black: fb,
-            });
-        }
-        // Left and right columns: rank digits.
-        for (edge, (col_x, outside_x)) in [(m, 0), (m + 7 * s, m + 8 * s)].into_iter().enumerate() {
-            for (place, (cx, cy)) in corners(s, corner) {
-                if (place % 2 == 1) != (edge == 1) {
-                    continue;
-                }
-                out.push(Spot {
-                    rect: [col_x + cx, y0 + cy, col_x + cx + corner, y0 + cy + corner],
-                    group: (edge + 2) * 5 + place,
-                    digit: true,
-                    white: rw,
-                    black: rb,
-                });
-            }
-            out.push(Spot {
-                rect: [outside_x, y0, outside_x + m, y0 + s],
-                group: (edge + 2) * 5 + 4,
-                digit: true,
-                white: rw,
-                black: rb,
-            });
-            let near_x = if edge == 1 {
-                outside_x
-            } else {
-                outside_x + m - m / 2
-            };
-            out.push(Spot {
-                rect: [near_x, y0, near_x + m / 2, y0 + s],
-                group: 22 + edge,
-                digit: true,
-                white: rw,
-                black: rb,
-            });
+            let near = if margin > 0 { margin } else { m - m / 2 };
+            out.push(spot(rect(along, near, s, m / 2), 20 + edge));
         }
     }
     out
