@@ -282,3 +282,47 @@ fn squeezed_printed_diagrams_are_found() {
         );
     }
 }
+
+#[test]
+fn small_boards_in_large_pictures_are_found_by_the_finer_search() {
+    // Boards of 110-240 px on pictures up to 2,300 px wide (seed 5 of this config draws 387
+    // such pictures in its first 3,000): at the first search's 1,024 px their squares are
+    // 12-17 px, and four boards showed too few inner corners or too faint squares there.
+    // The finer search finds three of them; these two within 1.2% of the side.
+    let mut cfg = SynthConfig::default();
+    cfg.scene.min_board = 110;
+    cfg.scene.max_board = 240;
+    cfg.scene.cropped = 0.0;
+    cfg.scene.min_board_fraction = 0.06;
+    let renderer = own_set_renderer(cfg);
+    let first_search_only = FinderConfig {
+        finer_max_side: 0,
+        ..FinderConfig::default()
+    };
+    for index in [14, 1543] {
+        let r = renderer.render(5, index);
+        assert!(
+            r.image.width().max(r.image.height()) > 1024,
+            "board {index}"
+        );
+        assert!(find(&r.image, &first_search_only).is_err(), "board {index}");
+        let found = find(&r.image, &FinderConfig::default()).expect("board found");
+        let err = corner_error(&found.quad, &r.quad);
+        assert!(err < 0.02, "board {index}: corner error {err}");
+    }
+}
+
+#[test]
+fn the_finer_search_adds_no_board_on_large_type() {
+    // 56 px type on a 2,560 px page: searched at 2,048 px, its lines hold a turned lattice
+    // taken for a board, with squares of 32 px at the first search's 1,024 px. A board of
+    // that size the first search would have found, so the finer search's is not kept.
+    let page = fenscan::render::text::text_page(1, 56.0, 2560, 1440, 40.0).unwrap();
+    let searched_finer = FinderConfig {
+        max_side: 2048,
+        finer_max_side: 0,
+        ..FinderConfig::default()
+    };
+    assert!(find(&page, &searched_finer).is_ok());
+    assert!(find(&page, &FinderConfig::default()).is_err());
+}

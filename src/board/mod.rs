@@ -27,6 +27,9 @@ use tone::{OtherViews, outside_alternation, settle_window, square_contrast};
 pub struct FinderConfig {
     /// Detection runs on the image shrunk to at most this many pixels a side. Default 1024.
     pub max_side: u32,
+    /// When that finds no board in a larger image, detection runs once more on the image
+    /// shrunk to at most this many pixels a side (0: never). Default 2048.
+    pub finer_max_side: u32,
     /// Quadrant sizes tried, in detection pixels (about a third to a half of a square).
     pub scales: Vec<usize>,
     /// Weakest X-corner kept, in grey levels. Default 5.
@@ -44,6 +47,7 @@ impl Default for FinderConfig {
     fn default() -> Self {
         FinderConfig {
             max_side: 1024,
+            finer_max_side: 2048,
             scales: vec![3, 4, 6, 8, 11, 15, 20, 27, 36],
             min_score: 5.0,
             min_corners: 22,
@@ -133,12 +137,37 @@ pub struct FoundBoard {
 }
 
 /// Finds the board in `img`.
+///
+/// A small board in a large screenshot (a database program's board between its docks and
+/// lists, an eighth of a 1600 px screen) has squares of a dozen or so pixels once the image
+/// is shrunk to `max_side`, and a board full of men hides most of its inner corners under
+/// them: too few are left to make a board. When nothing is found, the image is searched once
+/// more, shrunk less (`finer_max_side`), and a board found there is kept only if its squares
+/// were that small in the first search: a larger one the first search would have seen, so
+/// it is a pattern that only looks like a board up close (lines of large type). The error
+/// is the first search's.
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
-    let (gray, fx, fy) = prepare(img, cfg.max_side, LUMA);
+    let first = find_at(img, cfg, cfg.max_side);
+    let longer = img.width().max(img.height());
+    match first {
+        Err(e) if cfg.finer_max_side > cfg.max_side && longer > cfg.max_side => {
+            let first_scale = cfg.max_side as f32 / longer as f32;
+            match find_at(img, cfg, cfg.finer_max_side) {
+                Ok(b) if b.quad.mean_side() / 8.0 * first_scale <= FINER_MAX_SQUARE => Ok(b),
+                _ => Err(e),
+            }
+        }
+        found => found,
+    }
+}
+
+/// [`find`] on `img` shrunk to at most `max_side` pixels a side.
+fn find_at(img: &RgbImage, cfg: &FinderConfig, max_side: u32) -> Result<FoundBoard, BoardNotFound> {
+    let (gray, fx, fy) = prepare(img, max_side, LUMA);
     let integral = Integral::new(&gray);
     // Built only for a lattice whose squares' grey tones hardly differ.
     let other_views = OnceCell::new();
-    let views = || other_views.get_or_init(|| OtherViews::new(img, &gray, cfg.max_side));
+    let views = || other_views.get_or_init(|| OtherViews::new(img, &gray, max_side));
     // Upright corners first; a board turned by around 45 degrees only shows its corners to
     // the diagonal kernel, which is tried when the upright one finds nothing or only a
     // partial lattice: on a turned board the upright kernel's best may be a pattern inside
@@ -369,3 +398,8 @@ const CLEAR_LATTICE_CONTRAST: f32 = 0.6;
 
 /// Smallest interior angle (degrees) of a found board.
 const MIN_CORNER_ANGLE: f32 = 45.0;
+
+/// Largest square, in the first search's pixels, of a board the finer search may add (see
+/// [`find`]): the first search finds boards of 6-100 px squares, but full boards under 17
+/// px a square can show it too few inner corners.
+const FINER_MAX_SQUARE: f32 = 22.0;

@@ -1,0 +1,148 @@
+"""Screenshots of ChessX 1.4.6 (Debian's chessx, Qt 5), a chess database program, under Xvfb
+with the openbox window manager: random legal games opened from a PGN file and stepped to
+their end (End key), drawn from SEED: ChessX's seven piece sets (merida, alpha, berlin,
+leipzig, fantasy, fritzSWS, spatial) plain, outlined or shadowed, its twelve board textures
+or plain colours, frame and coordinates on or off, the last move marked or not, flipped or
+not (Ctrl+B), window sizes from 1000x600 to 1600x1000, the whole screen or the window
+alone. Writes OUT/images/*.png and OUT/manifest.csv for `infer eval`.
+
+    python3 chessx.py COUNT SEED OUT
+"""
+import csv
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import chess
+import chess.pgn
+
+CHESSX = "/usr/games/chessx"
+PIECES = ["merida", "alpha", "berlin", "leipzig", "fantasy", "fritzSWS", "spatial"]
+EFFECTS = {0: "plain", 1: "outline", 2: "shadow"}
+BOARDS = ["mahogony", "lapis", "lanta", "wood", "aluminium", "brazilwood", "sand",
+          "sandlewood", "slate", "cherry", "maple", "marble"]
+COLOURS = [("#d3d3d3", "#a9a9a9"), ("#f0d9b5", "#b58863"), ("#eeeed2", "#769656"),
+           ("#dee3e6", "#8ca2ad"), ("#ffffff", "#c0c0c0")]
+SCREEN = (1600, 1000)
+GAME = "game.pgn"
+TITLE = "^game - ChessX"
+
+
+def random_game(rng, plies):
+    board = chess.Board()
+    game = chess.pgn.Game()
+    node = game
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        board.push(move)
+        node = node.add_variation(move)
+    return board, game
+
+
+def settings(rng, width, height):
+    """ChessX's ini file (QSettings; its [General] group is spelt [%General] there), and a
+    description of what it asks for."""
+    pieces, effect = rng.choice(PIECES), rng.choice(list(EFFECTS))
+    coords, frame = rng.random() < 0.6, rng.random() < 0.7
+    last_move = rng.random() < 0.6
+    lines = ["[%General]", "BuiltinDbInstalled=true", "onlineVersionCheck=false",
+             "onlineTablebases=false", "", "[Tips]", "showTips=false", "",
+             "[Geometry]", "MainWindow=0, 0, %d, %d, 1" % (width, height), "", "[Board]",
+             "pieceTheme=" + pieces, "pieceEffect=%d" % effect,
+             "showCoordinates=" + ("true" if coords else "false"),
+             "showFrame=" + ("true" if frame else "false"),
+             "showCurrentMove=" + ("2" if last_move else "0"),
+             "guessMove=false", "showThreat=false", "noHints=true"]
+    if rng.random() < 0.7:
+        squares = rng.choice(BOARDS)
+        lines.append("boardTheme=" + squares)
+    else:
+        light, dark = rng.choice(COLOURS)
+        squares = "colours %s/%s" % (light, dark)
+        lines += ["boardTheme=", "lightColor=" + light, "darkColor=" + dark]
+    note = "%s pieces (%s), %s, %s, %s, %s" % (
+        pieces, EFFECTS[effect], squares, "coordinates" if coords else "no coordinates",
+        "frame" if frame else "no frame", "last move" if last_move else "no last move")
+    return "\n".join(lines) + "\n", note
+
+
+def wait_for_window(env, seconds):
+    end = time.time() + seconds
+    while time.time() < end:
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", TITLE],
+                               env=env, capture_output=True, text=True).stdout.split()
+        if found:
+            return found[0]
+        time.sleep(0.2)
+    return None
+
+
+def main():
+    count, seed, out = int(sys.argv[1]), int(sys.argv[2]), os.path.abspath(sys.argv[3])
+    rng = random.Random(seed)
+    os.makedirs(os.path.join(out, "images"), exist_ok=True)
+    display = ":%d" % (80 + seed % 9)
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "%dx%dx24" % SCREEN, "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    home = tempfile.mkdtemp(prefix="chessx-home-")
+    os.chdir(home)  # ChessX titles its window with the file's name
+    env = dict(os.environ, DISPLAY=display, HOME=home)
+    rows = []
+    try:
+        time.sleep(1.0)
+        wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i in range(count):
+            board, game = random_game(rng, rng.randint(1, 120))
+            with open(GAME, "w") as f:
+                f.write(str(game) + "\n")
+            width, height = rng.randint(1000, SCREEN[0]), rng.randint(600, SCREEN[1] - 40)
+            ini, note = settings(rng, width, height)
+            shutil.rmtree(os.path.join(home, ".config"), ignore_errors=True)
+            shutil.rmtree(os.path.join(home, ".local"), ignore_errors=True)
+            os.makedirs(os.path.join(home, ".config", "chessx"))
+            with open(os.path.join(home, ".config", "chessx", "chessx.ini"), "w") as f:
+                f.write(ini)
+            white = rng.random() < 0.5
+            whole_screen = rng.random() < 0.5
+            app = subprocess.Popen([CHESSX, GAME], env=env, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+            window = wait_for_window(env, 20)
+            if window is None:
+                app.kill()
+                sys.exit("chessx.py: no ChessX window for board %d" % i)
+            time.sleep(1.5)
+            subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env, check=True)
+            subprocess.run(["xdotool", "mousemove", str(SCREEN[0] - 1), str(SCREEN[1] - 1)], env=env, check=True)
+            subprocess.run(["xdotool", "key", "End"], env=env, check=True)
+            if not white:
+                subprocess.run(["xdotool", "key", "ctrl+b"], env=env, check=True)
+            time.sleep(1.0)
+            name = "images/%04d.png" % i
+            target = ["-root"] if whole_screen else ["-id", window, "-frame"]
+            xwd = subprocess.run(["xwd", "-silent", "-display", display] + target,
+                                 capture_output=True, check=True).stdout
+            subprocess.run(["convert", "xwd:-", os.path.join(out, name)], input=xwd, check=True)
+            app.kill()
+            app.wait()
+            rows.append([name, board.board_fen(), "screenshot",
+                         "white-bottom" if white else "black-bottom", "chessx 1.4.6",
+                         "%s, window %dx%d%s" % (note, width, height,
+                                                 ", whole screen" if whole_screen else "")])
+        wm.kill()
+    finally:
+        xvfb.kill()
+        shutil.rmtree(home, ignore_errors=True)
+    with open(os.path.join(out, "manifest.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["file", "placement", "kind", "orientation", "source_repo", "notes"])
+        w.writerows(rows)
+
+
+main()
