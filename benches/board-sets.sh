@@ -24,7 +24,7 @@ ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # 2 (session 24): sets whose white men have no dark ink are kept off book themes.
 # 3 (session 31): marker dots as faint as 8% (wmarks).
 version=3
-diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks)
+diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks greyb)
 
 need() {
   for d in "$@"; do
@@ -65,6 +65,8 @@ draw() {
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_lines": 1.0}}' > "$cfg/ibook.json"
   # Other widgets' marks (session 29): inset frames and glows, dots of other colours and sizes.
   echo '{"look": {"black_bottom": 0.0}, "overlays": {"frames": 1.0, "dots": 1.0}}' > "$cfg/wmarks.json"
+  # Black men as the white men's drawing with a grey body (session 33: XBoard's men).
+  echo '{"look": {"black_bottom": 0.0, "grey_black_men": 1.0}}' > "$cfg/greyb.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_marks": 1.0}}' > "$cfg/mbook.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0}, "degrade": {"sharpen": {"probability": 1.0, "strength": 2.0}}}' > "$cfg/sbook.json"
   cat > "$cfg/dbook.json" <<'EOF'
@@ -122,6 +124,7 @@ EOF
   one dim --count 300 --seed 77 --config "$cfg/dim.json" "${P[@]}"
   one squashed --count 300 --seed 79 --config "$cfg/squashed.json" "${P[@]}"
   one wmarks --count 300 --seed 81 --config "$cfg/wmarks.json" "${P[@]}"
+  one greyb --count 300 --seed 83 --config "$cfg/greyb.json" "${P[@]}"
   echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7)"
 }
 

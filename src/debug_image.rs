@@ -79,6 +79,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         frame: 0.0,
         shading: None,
         tint: None,
+        grey_black_men: None,
         stretch: None,
         rough_print: None,
         hatch_through: None,

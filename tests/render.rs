@@ -393,6 +393,51 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     }
 }
 
+#[test]
+fn grey_black_men_are_drawn_only_when_asked_for_and_lighter() {
+    let mut plain = clean_config();
+    // White at the bottom: crops in image order are then the placement's a8 to h1.
+    plain.look.black_bottom = 0.0;
+    let mut grey = plain;
+    grey.look.grey_black_men = 1.0;
+    let (a, b) = plain_and_asked(plain, grey, 7);
+    let crop = CropConfig::default();
+    // Mean brightness of the middle of the squares holding black men.
+    let black_men = |r: &fenscan::render::Rendered| {
+        let crops = cut(&r.image, &r.quad, &crop).unwrap();
+        let (mut sum, mut n) = (0.0, 0.0);
+        for (k, c) in crops.iter().enumerate() {
+            if let SquareClass::Piece(p) = r.placement.0[k]
+                && p.color == shakmaty::Color::Black
+            {
+                for y in 12..20 {
+                    for x in 12..20 {
+                        sum += c.get_pixel(x, y).0.iter().map(|&v| v as f64).sum::<f64>() / 3.0;
+                        n += 1.0;
+                    }
+                }
+            }
+        }
+        sum / n
+    };
+    for i in 0..3 {
+        let (x, y) = (a.render(7, i), b.render(7, i));
+        assert!(!x.overlays.iter().any(|o| o == "grey_black_men"));
+        assert!(
+            y.overlays.iter().any(|o| o == "grey_black_men"),
+            "{:?}",
+            y.overlays
+        );
+        assert_eq!(x.placement, y.placement);
+        // Grey bodies (30-60% of full brightness) instead of the set's black ones.
+        let (before, after) = (black_men(&x), black_men(&y));
+        assert!(
+            after > before + 20.0,
+            "board {i}: {before:.0} -> {after:.0}"
+        );
+    }
+}
+
 /// Book boards drawn plainly and with one training-only augmentation (`augment`, whose
 /// overlay label is `label`), board by board from one seed. Checks that validation's config
 /// draws the plain bytes, that the plain boards never carry the label, that the position is

@@ -80,6 +80,9 @@ pub struct BoardLook<'a> {
     pub shading: Option<PieceShading>,
     /// Recoloured pieces (training augmentation), if any.
     pub tint: Option<super::restyle::PieceTint>,
+    /// Black men drawn as the white men with a grey body (training augmentation), if any:
+    /// the tint applied to the white men's rasters (`PieceTint::grey_body`).
+    pub grey_black_men: Option<super::restyle::PieceTint>,
     /// Pieces drawn in other proportions or mirrored (training augmentations), if any.
     pub stretch: Option<super::restyle::PieceStretch>,
     /// Worn lines or dots on a printed theme's dark squares (training augmentation), if any.
@@ -214,6 +217,9 @@ pub fn draw_board(
     if look.tint.is_some() {
         overlays.push("tinted_pieces".into());
     }
+    if look.grey_black_men.is_some() && !typeset {
+        overlays.push("grey_black_men".into());
+    }
     if look.stretch.is_some_and(|s| s.changes_proportions()) {
         overlays.push("stretched_pieces".into());
     }
@@ -224,6 +230,7 @@ pub fn draw_board(
     let mut lined: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut marked: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    let mut greyed: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut rims: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     for row in 0..8 {
@@ -232,10 +239,21 @@ pub fn draw_board(
             if class == SquareClass::Empty {
                 continue;
             }
-            let img = if typeset && is_dark(row, col) {
-                look.pieces.dark_raster(class, size)
-            } else {
-                look.pieces.raster(class, size)
+            let grey_black = look.grey_black_men.as_ref().filter(|_| !typeset);
+            let img = match (grey_black, class) {
+                (Some(grey), SquareClass::Piece(p)) if p.color == shakmaty::Color::Black => {
+                    let white = SquareClass::Piece(shakmaty::Piece {
+                        color: shakmaty::Color::White,
+                        role: p.role,
+                    });
+                    look.pieces.raster(white, size).map(|src| {
+                        once_per_raster(&mut greyed, &src, |src| {
+                            grey.apply(src, shakmaty::Color::White)
+                        })
+                    })
+                }
+                _ if typeset && is_dark(row, col) => look.pieces.dark_raster(class, size),
+                _ => look.pieces.raster(class, size),
             };
             let Some(mut img) = img else {
                 continue;
@@ -262,6 +280,7 @@ pub fn draw_board(
             if let (Some(tint), SquareClass::Piece(p)) = (&look.tint, class)
                 && restyle
                 && tint.tints(p.color)
+                && !(grey_black.is_some() && p.color == shakmaty::Color::Black)
             {
                 img = once_per_raster(&mut tinted, &img, |src| tint.apply(src, p.color));
             }

@@ -132,6 +132,11 @@ pub struct LookConfig {
     /// the thick lower part of their body, a highlight some fonts draw
     /// (`render::inner_line`). A training augmentation like `tinted_pieces`: default 0.
     pub inner_marks: f64,
+    /// Share of boards whose black men are the white men's drawing with a grey body (dark
+    /// lines, body at 30-60% of full brightness), as programs that fill one outline in two
+    /// colours draw them (XBoard's men, its mid-grey rendering of gradient sets;
+    /// `render::restyle`). A training augmentation like `tinted_pieces`: default 0.
+    pub grey_black_men: f64,
 }
 
 impl Default for LookConfig {
@@ -152,6 +157,7 @@ impl Default for LookConfig {
             hatch_through: 0.0,
             inner_lines: 0.0,
             inner_marks: 0.0,
+            grey_black_men: 0.0,
         }
     }
 }
@@ -321,8 +327,8 @@ pub struct SynthConfig {
 }
 
 impl SynthConfig {
-    /// This config with the training-only augmentations (piece tint, stretch, mirror, rough
-    /// print, hatch through, inner lines and marks, sharpening) and the overlays kept out of
+    /// This config with the training-only augmentations (piece tint, stretch, mirror, grey
+    /// black men, rough print, hatch through, inner lines and marks, sharpening) and the overlays kept out of
     /// validation (frames, dots, crosses) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
@@ -332,6 +338,7 @@ impl SynthConfig {
         self.look.tinted_pieces = 0.0;
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
+        self.look.grey_black_men = 0.0;
         self.degrade.sharpen.probability = 0.0;
         // Not training-only in kind, but off in validation so its sets stay comparable.
         self.overlays.frames = 0.0;
@@ -379,6 +386,7 @@ impl SynthConfig {
             ("look.hatch_through", self.look.hatch_through),
             ("look.inner_lines", self.look.inner_lines),
             ("look.inner_marks", self.look.inner_marks),
+            ("look.grey_black_men", self.look.grey_black_men),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

@@ -252,6 +252,9 @@ impl Renderer {
             // Drawn only when asked for, so that sets made without it keep their bytes.
             tint: (cfg.look.tinted_pieces > 0.0 && rng.random_bool(cfg.look.tinted_pieces))
                 .then(|| restyle::PieceTint::random(rng)),
+            grey_black_men: (cfg.look.grey_black_men > 0.0
+                && rng.random_bool(cfg.look.grey_black_men))
+            .then(|| restyle::PieceTint::grey_body(rng)),
             stretch: {
                 let stretch = (cfg.look.stretched_pieces > 0.0
                     && rng.random_bool(cfg.look.stretched_pieces))

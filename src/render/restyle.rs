@@ -12,6 +12,11 @@
 //! bishop there is as narrow as a pawn elsewhere); a stretched board draws all its pieces
 //! narrower or wider and a little taller or shorter, so shape, not width, tells the roles.
 //!
+//! Grey black men: programs that fill one outline in two colours (XBoard with its own men,
+//! or with a set whose gradients it renders flat) draw black men as the white men's
+//! drawing with a grey body, far lighter than the black of the sets we fetch. Such a board
+//! draws each black man from its white twin's raster, dark lines and a grey body.
+//!
 //! Mirror: most sets draw their knights facing left and cut their bishops' mitres one way;
 //! some face right. A mirrored board draws every piece flipped left to right (a stretch
 //! with a negative width).
@@ -70,6 +75,18 @@ impl PieceTint {
         PieceTint {
             white: (line, body),
             black,
+        }
+    }
+
+    /// Black men drawn from the white men's drawing (see the module's comment): a duotone
+    /// from a dark line (at most 20% of full brightness) to a grey body of little colour
+    /// (30-60%), applied to the white men's rasters with [`PieceTint::apply`] as white.
+    pub fn grey_body(rng: &mut impl Rng) -> PieceTint {
+        let line = random_colour(rng, 0.0..0.3, 0.0..0.2);
+        let body = random_colour(rng, 0.0..0.25, 0.3..0.6);
+        PieceTint {
+            white: (line, body),
+            black: None,
         }
     }
 
@@ -181,6 +198,23 @@ mod tests {
                 assert!(luma(t.white.1) > luma(dark) + 40.0, "{t:?}");
             }
             assert!(luma(t.white.1) > luma(t.white.0) + 70.0, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn grey_bodies_lie_between_the_black_and_the_white_of_fetched_sets() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let luma = |c: [f32; 3]| 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+        for _ in 0..500 {
+            let t = PieceTint::grey_body(&mut rng);
+            let (line, body) = t.white;
+            assert!(luma(line) <= 0.2 * 255.0 + 0.5, "{t:?}");
+            assert!(
+                (0.25 * 255.0..=0.6 * 255.0 + 0.5).contains(&luma(body)),
+                "{t:?}"
+            );
+            assert!(luma(body) > luma(line) + 20.0, "{t:?}");
+            assert!(t.black.is_none());
         }
     }
 

@@ -319,6 +319,7 @@ fn second_board(
             frame: 0.0,
             shading: None,
             tint: None,
+            grey_black_men: None,
             stretch: None,
             rough_print: None,
             hatch_through: None,
