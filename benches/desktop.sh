@@ -6,11 +6,13 @@
 #   (benches/desktop/xboard.py);
 # - chessx: ChessX 1.4.6 (Debian's chessx), a database program with docks and lists around
 #   the board, its seven piece sets and twelve textures, frame, coordinates
-#   (benches/desktop/chessx.py).
+#   (benches/desktop/chessx.py);
+# - scid: Scid 4.7 (Debian's scid), a database program (Tcl/Tk), its piece sets, textures,
+#   four coordinate styles, game-info panel (benches/desktop/scid.py).
 # BENCHMARKS.md ("Desktop programs").
 #
 #   bash benches/desktop.sh setup                          # xvfb, openbox, xboard, chessx,
-#        # xwd, xdotool, imagemagick (apt); python-chess (benches/python-chess.sh setup)
+#        # scid, xwd, xdotool, imagemagick (apt); python-chess (benches/python-chess.sh setup)
 #   bash benches/desktop.sh draw PROGRAM [COUNT] [SEED]    # into target/desktop/PROGRAM-SEED
 #   bash benches/desktop.sh eval PROGRAM [SEED] [infer eval options...]
 set -euo pipefail
@@ -19,10 +21,11 @@ dir=target/desktop
 case "${1:-}" in
   setup)
     command -v Xvfb > /dev/null && [ -x /usr/games/xboard ] && [ -x /usr/games/chessx ] \
+      && [ -x /usr/games/scid ] \
       && command -v openbox > /dev/null && command -v xwd > /dev/null \
       && command -v xdotool > /dev/null && command -v convert > /dev/null || {
       apt-get update -qq
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb openbox xboard chessx \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb openbox xboard chessx scid \
         x11-apps xdotool imagemagick > /dev/null
     }
     [ -d target/python-chess/lib/chess ] || bash benches/python-chess.sh setup
@@ -37,8 +40,8 @@ case "${1:-}" in
     mkdir -p $dir
     case "$program" in
       xboard) extra=(../shared/pieces/lichess) ;;
-      chessx) extra=() ;;
-      *) echo "desktop.sh: PROGRAM is xboard or chessx" >&2; exit 2 ;;
+      chessx | scid) extra=() ;;
+      *) echo "desktop.sh: PROGRAM is xboard, chessx or scid" >&2; exit 2 ;;
     esac
     PYTHONPATH=target/python-chess/lib python3 "benches/desktop/$program.py" "$count" "$seed" \
       "$dir/$program-$seed" "${extra[@]}"
@@ -51,5 +54,5 @@ case "${1:-}" in
     mkdir -p $dir/reports
     target/release/infer eval "$dir/$program-$seed" --report "$dir/reports/$program-$seed" "$@"
     ;;
-  *) sed -n '2,14p' "$0"; exit 2 ;;
+  *) sed -n '2,17p' "$0"; exit 2 ;;
 esac

@@ -1,0 +1,156 @@
+"""Screenshots of Scid 4.7 (Debian's scid, Tcl/Tk), a chess database program, under Xvfb
+with the openbox window manager: random legal games opened from a PGN file and stepped to
+their end, drawn from SEED: Scid's piece sets (Alpha, Bauhaus, Cburnett, Eboard, Fantasy2,
+Good Companion, Kingdom, Leipzig, Merida, Merida1), its wood, marble and stone textures or
+plain colours, coordinates in its four styles or none, the game-info panel on or off,
+flipped or not, window sizes from 900x600 to 1600x960 (Scid fits the board to its pane),
+the whole screen or the window alone. Scid sources its options file as Tcl, so the options
+also schedule the steps a user would click: go to the game's end, turn the board. Writes
+OUT/images/*.png and OUT/manifest.csv for `infer eval`.
+
+    python3 scid.py COUNT SEED OUT
+"""
+import csv
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import chess
+import chess.pgn
+
+SCID = "/usr/games/scid"
+PIECES = ["Alpha", "Bauhaus", "Cburnett", "Eboard", "Fantasy2", "Good Companion", "Kingdom",
+          "Leipzig", "Merida", "Merida1"]
+TEXTURES = ["BrownMarble", "DarkWood", "F8BrownMarble", "F8GreenMarble", "F8Wood", "LightWood1",
+            "LightWood2", "LightWood3", "MapleWalnut", "Stone"]
+COLOURS = [("#f3f3f3", "#7389b6"), ("#f0d9b5", "#b58863"), ("#eeeed2", "#769656"),
+           ("#ffffff", "#c0c0c0"), ("#e8e8d0", "#a08060")]
+SCREEN = (1600, 1000)
+GAME = "game.pgn"
+READY = "ready"
+TITLE = "^Scid - game.pgn"
+
+
+def random_game(rng, plies):
+    board = chess.Board()
+    game = chess.pgn.Game()
+    node = game
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        board.push(move)
+        node = node.add_variation(move)
+    return board, game
+
+
+def tcl(text):
+    return "{" + text + "}"
+
+
+def options(rng, width, height, white):
+    """Scid's options.dat (Tcl), and a description of what it asks for."""
+    pieces = rng.choice(PIECES)
+    coords = rng.choice([0, 0, 1, 2, 3, 4])
+    info = rng.random() < 0.5
+    lines = ["set startup(tip) 0", "set boardStyle " + tcl(pieces),
+             "set boardCoords %d" % coords, "set showGameInfo %d" % info]
+    if rng.random() < 0.6:
+        squares = rng.choice(TEXTURES)
+        lines += ["set boardfile_dark %s-d" % squares, "set boardfile_lite %s-l" % squares]
+    else:
+        light, dark = rng.choice(COLOURS)
+        squares = "colours %s/%s" % (light, dark)
+        lines += ["set boardfile_dark emptySquare", "set boardfile_lite emptySquare",
+                  "set squareColor_lite " + tcl(light), "set squareColor_dark " + tcl(dark)]
+    steps = "wm geometry . %dx%d+0+0; ::move::End" % (width, height)
+    if not white:
+        steps += "; toggleRotateBoard"
+    # A file tells the script the steps are done (and the board redrawn after them).
+    steps += "; after 700 " + tcl("close [open %s w]" % READY)
+    lines.append("after 1500 " + tcl(steps))
+    note = "%s pieces, %s, coordinates %d, %s" % (
+        pieces, squares, coords, "game info" if info else "no game info")
+    return "\n".join(lines) + "\n", note
+
+
+def wait_for_window(env, seconds):
+    end = time.time() + seconds
+    while time.time() < end:
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", TITLE],
+                               env=env, capture_output=True, text=True).stdout.split()
+        if found:
+            return found[0]
+        time.sleep(0.2)
+    return None
+
+
+def main():
+    count, seed, out = int(sys.argv[1]), int(sys.argv[2]), os.path.abspath(sys.argv[3])
+    rng = random.Random(seed)
+    os.makedirs(os.path.join(out, "images"), exist_ok=True)
+    display = ":%d" % (70 + seed % 9)
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "%dx%dx24" % SCREEN, "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    home = tempfile.mkdtemp(prefix="scid-home-")
+    os.chdir(home)  # Scid titles its window with the file's name
+    env = dict(os.environ, DISPLAY=display, HOME=home)
+    rows = []
+    try:
+        time.sleep(1.0)
+        wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for i in range(count):
+            board, game = random_game(rng, rng.randint(1, 120))
+            with open(GAME, "w") as f:
+                f.write(str(game) + "\n")
+            width, height = rng.randint(900, SCREEN[0]), rng.randint(600, SCREEN[1] - 40)
+            white = rng.random() < 0.5
+            opts, note = options(rng, width, height, white)
+            shutil.rmtree(os.path.join(home, ".scid4.7"), ignore_errors=True)
+            os.makedirs(os.path.join(home, ".scid4.7", "config"))
+            with open(os.path.join(home, ".scid4.7", "config", "options.dat"), "w") as f:
+                f.write(opts)
+            whole_screen = rng.random() < 0.5
+            app = subprocess.Popen([SCID, GAME], env=env, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+            window = wait_for_window(env, 20)
+            if window is None:
+                app.kill()
+                sys.exit("scid.py: no Scid window for board %d" % i)
+            subprocess.run(["xdotool", "mousemove", str(SCREEN[0] - 1), str(SCREEN[1] - 1)], env=env, check=True)
+            end = time.time() + 30
+            while not os.path.exists(READY) and time.time() < end:
+                time.sleep(0.2)
+            if not os.path.exists(READY):
+                app.kill()
+                sys.exit("scid.py: Scid did not go to the end of game %d" % i)
+            os.remove(READY)
+            window = wait_for_window(env, 5) or window
+            name = "images/%04d.png" % i
+            target = ["-root"] if whole_screen else ["-id", window, "-frame"]
+            xwd = subprocess.run(["xwd", "-silent", "-display", display] + target,
+                                 capture_output=True, check=True).stdout
+            subprocess.run(["convert", "xwd:-", os.path.join(out, name)], input=xwd, check=True)
+            app.kill()
+            subprocess.run(["pkill", "-f", "tkscid.*" + GAME], env=env)
+            app.wait()
+            rows.append([name, board.board_fen(), "screenshot",
+                         "white-bottom" if white else "black-bottom", "scid 4.7",
+                         "%s, window %dx%d%s" % (note, width, height,
+                                                 ", whole screen" if whole_screen else "")])
+        wm.kill()
+    finally:
+        xvfb.kill()
+        shutil.rmtree(home, ignore_errors=True)
+    with open(os.path.join(out, "manifest.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["file", "placement", "kind", "orientation", "source_repo", "notes"])
+        w.writerows(rows)
+
+
+main()
