@@ -8,17 +8,15 @@ alone. Writes OUT/images/*.png and OUT/manifest.csv for `infer eval`.
 
     python3 chessx.py COUNT SEED OUT
 """
-import csv
 import os
 import random
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-import chess
-import chess.pgn
+from common import (GAME, SCREEN, desktop, pointer_away, screenshot, wait_for_window,
+                    write_manifest, write_random_game)
 
 CHESSX = "/usr/games/chessx"
 PIECES = ["merida", "alpha", "berlin", "leipzig", "fantasy", "fritzSWS", "spatial"]
@@ -27,23 +25,7 @@ BOARDS = ["mahogony", "lapis", "lanta", "wood", "aluminium", "brazilwood", "sand
           "sandlewood", "slate", "cherry", "maple", "marble"]
 COLOURS = [("#d3d3d3", "#a9a9a9"), ("#f0d9b5", "#b58863"), ("#eeeed2", "#769656"),
            ("#dee3e6", "#8ca2ad"), ("#ffffff", "#c0c0c0")]
-SCREEN = (1600, 1000)
-GAME = "game.pgn"
 TITLE = "^game - ChessX"
-
-
-def random_game(rng, plies):
-    board = chess.Board()
-    game = chess.pgn.Game()
-    node = game
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        move = rng.choice(moves)
-        board.push(move)
-        node = node.add_variation(move)
-    return board, game
 
 
 def settings(rng, width, height):
@@ -73,35 +55,16 @@ def settings(rng, width, height):
     return "\n".join(lines) + "\n", note
 
 
-def wait_for_window(env, seconds):
-    end = time.time() + seconds
-    while time.time() < end:
-        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", TITLE],
-                               env=env, capture_output=True, text=True).stdout.split()
-        if found:
-            return found[0]
-        time.sleep(0.2)
-    return None
-
-
 def main():
     count, seed, out = int(sys.argv[1]), int(sys.argv[2]), os.path.abspath(sys.argv[3])
     rng = random.Random(seed)
     os.makedirs(os.path.join(out, "images"), exist_ok=True)
-    display = ":%d" % (80 + seed % 9)
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "%dx%dx24" % SCREEN, "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    home = tempfile.mkdtemp(prefix="chessx-home-")
-    os.chdir(home)  # ChessX titles its window with the file's name
-    env = dict(os.environ, DISPLAY=display, HOME=home)
     rows = []
-    try:
-        time.sleep(1.0)
-        wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # A window manager: without one, Qt's windows take no keys.
+    with desktop(":%d" % (80 + seed % 9), "chessx-home-", window_manager=True) as env:
+        home = env["HOME"]
         for i in range(count):
-            board, game = random_game(rng, rng.randint(1, 120))
-            with open(GAME, "w") as f:
-                f.write(str(game) + "\n")
+            board = write_random_game(rng, rng.randint(1, 120))
             width, height = rng.randint(1000, SCREEN[0]), rng.randint(600, SCREEN[1] - 40)
             ini, note = settings(rng, width, height)
             shutil.rmtree(os.path.join(home, ".config"), ignore_errors=True)
@@ -113,36 +76,26 @@ def main():
             whole_screen = rng.random() < 0.5
             app = subprocess.Popen([CHESSX, GAME], env=env, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
-            window = wait_for_window(env, 20)
+            window = wait_for_window(env, TITLE, 20)
             if window is None:
                 app.kill()
                 sys.exit("chessx.py: no ChessX window for board %d" % i)
             time.sleep(1.5)
             subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env, check=True)
-            subprocess.run(["xdotool", "mousemove", str(SCREEN[0] - 1), str(SCREEN[1] - 1)], env=env, check=True)
+            pointer_away(env)
             subprocess.run(["xdotool", "key", "End"], env=env, check=True)
             if not white:
                 subprocess.run(["xdotool", "key", "ctrl+b"], env=env, check=True)
             time.sleep(1.0)
             name = "images/%04d.png" % i
-            target = ["-root"] if whole_screen else ["-id", window, "-frame"]
-            xwd = subprocess.run(["xwd", "-silent", "-display", display] + target,
-                                 capture_output=True, check=True).stdout
-            subprocess.run(["convert", "xwd:-", os.path.join(out, name)], input=xwd, check=True)
+            screenshot(env, os.path.join(out, name), None if whole_screen else window)
             app.kill()
             app.wait()
             rows.append([name, board.board_fen(), "screenshot",
                          "white-bottom" if white else "black-bottom", "chessx 1.4.6",
                          "%s, window %dx%d%s" % (note, width, height,
                                                  ", whole screen" if whole_screen else "")])
-        wm.kill()
-    finally:
-        xvfb.kill()
-        shutil.rmtree(home, ignore_errors=True)
-    with open(os.path.join(out, "manifest.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["file", "placement", "kind", "orientation", "source_repo", "notes"])
-        w.writerows(rows)
+    write_manifest(out, rows)
 
 
 main()

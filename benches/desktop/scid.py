@@ -10,17 +10,15 @@ OUT/images/*.png and OUT/manifest.csv for `infer eval`.
 
     python3 scid.py COUNT SEED OUT
 """
-import csv
 import os
 import random
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-import chess
-import chess.pgn
+from common import (GAME, SCREEN, desktop, pointer_away, screenshot, wait_for_window,
+                    write_manifest, write_random_game)
 
 SCID = "/usr/games/scid"
 PIECES = ["Alpha", "Bauhaus", "Cburnett", "Eboard", "Fantasy2", "Good Companion", "Kingdom",
@@ -29,24 +27,8 @@ TEXTURES = ["BrownMarble", "DarkWood", "F8BrownMarble", "F8GreenMarble", "F8Wood
             "LightWood2", "LightWood3", "MapleWalnut", "Stone"]
 COLOURS = [("#f3f3f3", "#7389b6"), ("#f0d9b5", "#b58863"), ("#eeeed2", "#769656"),
            ("#ffffff", "#c0c0c0"), ("#e8e8d0", "#a08060")]
-SCREEN = (1600, 1000)
-GAME = "game.pgn"
 READY = "ready"
 TITLE = "^Scid - game.pgn"
-
-
-def random_game(rng, plies):
-    board = chess.Board()
-    game = chess.pgn.Game()
-    node = game
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        move = rng.choice(moves)
-        board.push(move)
-        node = node.add_variation(move)
-    return board, game
 
 
 def tcl(text):
@@ -79,35 +61,15 @@ def options(rng, width, height, white):
     return "\n".join(lines) + "\n", note
 
 
-def wait_for_window(env, seconds):
-    end = time.time() + seconds
-    while time.time() < end:
-        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", TITLE],
-                               env=env, capture_output=True, text=True).stdout.split()
-        if found:
-            return found[0]
-        time.sleep(0.2)
-    return None
-
-
 def main():
     count, seed, out = int(sys.argv[1]), int(sys.argv[2]), os.path.abspath(sys.argv[3])
     rng = random.Random(seed)
     os.makedirs(os.path.join(out, "images"), exist_ok=True)
-    display = ":%d" % (70 + seed % 9)
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "%dx%dx24" % SCREEN, "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    home = tempfile.mkdtemp(prefix="scid-home-")
-    os.chdir(home)  # Scid titles its window with the file's name
-    env = dict(os.environ, DISPLAY=display, HOME=home)
     rows = []
-    try:
-        time.sleep(1.0)
-        wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with desktop(":%d" % (70 + seed % 9), "scid-home-", window_manager=True) as env:
+        home = env["HOME"]
         for i in range(count):
-            board, game = random_game(rng, rng.randint(1, 120))
-            with open(GAME, "w") as f:
-                f.write(str(game) + "\n")
+            board = write_random_game(rng, rng.randint(1, 120))
             width, height = rng.randint(900, SCREEN[0]), rng.randint(600, SCREEN[1] - 40)
             white = rng.random() < 0.5
             opts, note = options(rng, width, height, white)
@@ -118,11 +80,11 @@ def main():
             whole_screen = rng.random() < 0.5
             app = subprocess.Popen([SCID, GAME], env=env, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
-            window = wait_for_window(env, 20)
+            window = wait_for_window(env, TITLE, 20)
             if window is None:
                 app.kill()
                 sys.exit("scid.py: no Scid window for board %d" % i)
-            subprocess.run(["xdotool", "mousemove", str(SCREEN[0] - 1), str(SCREEN[1] - 1)], env=env, check=True)
+            pointer_away(env)
             end = time.time() + 30
             while not os.path.exists(READY) and time.time() < end:
                 time.sleep(0.2)
@@ -130,27 +92,18 @@ def main():
                 app.kill()
                 sys.exit("scid.py: Scid did not go to the end of game %d" % i)
             os.remove(READY)
-            window = wait_for_window(env, 5) or window
+            window = wait_for_window(env, TITLE, 5) or window
             name = "images/%04d.png" % i
-            target = ["-root"] if whole_screen else ["-id", window, "-frame"]
-            xwd = subprocess.run(["xwd", "-silent", "-display", display] + target,
-                                 capture_output=True, check=True).stdout
-            subprocess.run(["convert", "xwd:-", os.path.join(out, name)], input=xwd, check=True)
+            screenshot(env, os.path.join(out, name), None if whole_screen else window)
             app.kill()
+            # /usr/games/scid is a script that starts tkscid.
             subprocess.run(["pkill", "-f", "tkscid.*" + GAME], env=env)
             app.wait()
             rows.append([name, board.board_fen(), "screenshot",
                          "white-bottom" if white else "black-bottom", "scid 4.7",
                          "%s, window %dx%d%s" % (note, width, height,
                                                  ", whole screen" if whole_screen else "")])
-        wm.kill()
-    finally:
-        xvfb.kill()
-        shutil.rmtree(home, ignore_errors=True)
-    with open(os.path.join(out, "manifest.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["file", "placement", "kind", "orientation", "source_repo", "notes"])
-        w.writerows(rows)
+    write_manifest(out, rows)
 
 
 main()

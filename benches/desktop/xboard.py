@@ -9,17 +9,13 @@ OUT/manifest.csv for `infer eval`.
 
     python3 xboard.py COUNT SEED OUT LICHESS_PIECES
 """
-import csv
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-import chess
-import chess.pgn
+from common import GAME, desktop, pointer_away, screenshot, write_manifest, write_random_game
 
 XBOARD = "/usr/games/xboard"
 THEMES = "/usr/share/games/xboard/themes/textures"
@@ -35,22 +31,6 @@ LICHESS = ["cburnett", "merida", "alpha", "staunty", "california", "maestro",
            "cardinal", "chess7", "dubrovny", "governor", "pixel", "tatiana"]
 NAMES = {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight", "P": "Pawn"}
 DESKTOPS = ["#2e3440", "#3465a4", "#808080", "#d3d7cf", "#204a87", "#000000"]
-SCREEN = (1600, 1000)
-GAME = "game.pgn"  # the main window's title, how the screenshot finds it
-
-
-def random_game(rng, plies):
-    board = chess.Board()
-    game = chess.pgn.Game()
-    node = game
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        move = rng.choice(moves)
-        board.push(move)
-        node = node.add_variation(move)
-    return board, game
 
 
 def piece_dir(root, lichess, name):
@@ -65,38 +45,17 @@ def piece_dir(root, lichess, name):
     return out
 
 
-def screenshot(display, path, desktop):
-    """The window alone (as Alt+PrintScreen takes it), or on a desktop of some colour.
-    (Xvfb has no window manager, so the window is taken and placed by hand.)"""
-    xwd = subprocess.run(["xwd", "-name", GAME, "-silent", "-display", display],
-                         capture_output=True, check=True).stdout
-    if desktop is None:
-        subprocess.run(["convert", "xwd:-", path], input=xwd, check=True)
-    else:
-        colour, x, y = desktop
-        subprocess.run(["convert", "-size", "%dx%d" % SCREEN, "xc:" + colour, "xwd:-",
-                        "-geometry", "+%d+%d" % (x, y), "-composite", path], input=xwd, check=True)
-
-
 def main():
     count, seed = int(sys.argv[1]), int(sys.argv[2])
     out, lichess = os.path.abspath(sys.argv[3]), os.path.abspath(sys.argv[4])
     rng = random.Random(seed)
     os.makedirs(os.path.join(out, "images"), exist_ok=True)
-    display = ":%d" % (90 + seed % 9)
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "%dx%dx24" % SCREEN, "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    home = tempfile.mkdtemp(prefix="xboard-home-")
-    os.chdir(home)  # XBoard titles its window with the path it was given
-    env = dict(os.environ, DISPLAY=display, HOME=home)
     rows = []
-    try:
-        time.sleep(1.0)
-        subprocess.run(["xdotool", "mousemove", str(SCREEN[0] - 1), str(SCREEN[1] - 1)], env=env, check=True)
+    # No window manager: XBoard needs none, and the window is taken and placed by hand.
+    with desktop(":%d" % (90 + seed % 9), "xboard-home-", window_manager=False) as env:
+        pointer_away(env)
         for i in range(count):
-            board, game = random_game(rng, rng.randint(1, 120))
-            with open(GAME, "w") as f:
-                f.write(str(game) + "\n")
+            board = write_random_game(rng, rng.randint(1, 120))
             white = rng.random() < 0.5
             coords = rng.random() < 0.6
             size = rng.choice([25, 33, 40, 49, 58, 64, 72, 80])
@@ -129,13 +88,15 @@ def main():
             if rng.random() < 0.4:
                 pieces = rng.choice(LICHESS)
                 args += ["-pieceImageDirectory", piece_dir(os.path.dirname(out), lichess, pieces)]
-            desktop = None
+            # The window alone (as Alt+PrintScreen takes it), or on a desktop of some colour.
+            on_desktop = None
             if rng.random() < 0.6:
-                desktop = (rng.choice(DESKTOPS), rng.randint(0, 700), rng.randint(0, 250))
+                on_desktop = (rng.choice(DESKTOPS), rng.randint(0, 700), rng.randint(0, 250))
             app = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(2.0)
             name = "images/%04d.png" % i
-            screenshot(display, os.path.join(out, name), desktop)
+            # XBoard titles its main window with the game file's name.
+            screenshot(env, os.path.join(out, name), ["-name", GAME], on_desktop)
             app.kill()
             app.wait()
             rows.append([name, board.board_fen(), "screenshot",
@@ -143,13 +104,7 @@ def main():
                          "%s pieces, %d px, %s, last move %s, %s" % (
                              pieces, size, squares, marks,
                              "coordinates" if coords else "no coordinates")])
-    finally:
-        xvfb.kill()
-        shutil.rmtree(home, ignore_errors=True)
-    with open(os.path.join(out, "manifest.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["file", "placement", "kind", "orientation", "source_repo", "notes"])
-        w.writerows(rows)
+    write_manifest(out, rows)
 
 
 main()
