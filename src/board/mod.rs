@@ -22,8 +22,9 @@ use saddle::{Integral, Kernel, saddles};
 use shrink::{LUMA, prepare};
 use tone::{OtherViews, outside_alternation, settle_window, square_contrast};
 
-/// Board finder settings.
+/// Board finder settings (a field left out of a settings file takes its default).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct FinderConfig {
     /// Detection runs on the image shrunk to at most this many pixels a side. Default 1024.
     pub max_side: u32,
