@@ -83,6 +83,9 @@ c["synth"]["look"]["stretched_pieces"] = 0.2
 # board set: 81% against 88% unsqueezed), both measured as the classifier's weak spots.
 c["synth"]["degrade"]["defocus"] = {"probability": 0.15, "strength": 0.12}
 c["synth"]["scene"]["squash"] = {"probability": 0.1, "strength": 0.6}
+# Session 33: black men drawn as the white men with a grey body (XBoard), which the first
+# model reads as white surely, so a fine-tune of the second model cannot reach them.
+c["synth"]["look"]["grey_black_men"] = 0.06
 c["val_boards"] = 150
 c["learning_rate"] = 0.003
 c["checkpoint_every"] = 1000
