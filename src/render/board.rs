@@ -231,6 +231,8 @@ pub fn draw_board(
     let mut marked: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut greyed: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    // A typeset glyph carries its square's pattern: it is drawn as the font has it.
+    let grey_black = look.grey_black_men.as_ref().filter(|_| !typeset);
     let mut shaded: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut rims: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     for row in 0..8 {
@@ -239,7 +241,6 @@ pub fn draw_board(
             if class == SquareClass::Empty {
                 continue;
             }
-            let grey_black = look.grey_black_men.as_ref().filter(|_| !typeset);
             let img = match (grey_black, class) {
                 (Some(grey), SquareClass::Piece(p)) if p.color == shakmaty::Color::Black => {
                     let white = SquareClass::Piece(shakmaty::Piece {
