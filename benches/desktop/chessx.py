@@ -10,12 +10,11 @@ alone. Writes OUT/images/*.png and OUT/manifest.csv for `infer eval`.
 """
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
 
-from common import (GAME, SCREEN, desktop, pointer_away, screenshot, wait_for_window,
+from common import (GAME, SCREEN, desktop, launch, pointer_away, screenshot, settings_file,
                     write_manifest, write_random_game)
 
 CHESSX = "/usr/games/chessx"
@@ -67,19 +66,11 @@ def main():
             board = write_random_game(rng, rng.randint(1, 120))
             width, height = rng.randint(1000, SCREEN[0]), rng.randint(600, SCREEN[1] - 40)
             ini, note = settings(rng, width, height)
-            shutil.rmtree(os.path.join(home, ".config"), ignore_errors=True)
-            shutil.rmtree(os.path.join(home, ".local"), ignore_errors=True)
-            os.makedirs(os.path.join(home, ".config", "chessx"))
-            with open(os.path.join(home, ".config", "chessx", "chessx.ini"), "w") as f:
-                f.write(ini)
+            settings_file(os.path.join(home, ".config", "chessx", "chessx.ini"), ini,
+                          clear=(os.path.join(home, ".config"), os.path.join(home, ".local")))
             white = rng.random() < 0.5
             whole_screen = rng.random() < 0.5
-            app = subprocess.Popen([CHESSX, GAME], env=env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-            window = wait_for_window(env, TITLE, 20)
-            if window is None:
-                app.kill()
-                sys.exit("chessx.py: no ChessX window for board %d" % i)
+            app, window = launch([CHESSX, GAME], env, TITLE)
             time.sleep(1.5)
             subprocess.run(["xdotool", "windowactivate", "--sync", window], env=env, check=True)
             pointer_away(env)

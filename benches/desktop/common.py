@@ -6,6 +6,7 @@ import csv
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -73,6 +74,27 @@ def wait_for_window(env, title, seconds):
             return found[0]
         time.sleep(0.2)
     return None
+
+
+def settings_file(path, text, clear=()):
+    """`text` in `path`, in a fresh folder (it and the folders in `clear` removed first):
+    every board starts from the program's defaults and these settings only."""
+    for folder in (os.path.dirname(path),) + tuple(clear):
+        shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def launch(args, env, title, seconds=20):
+    """Starts a program and waits for its window (regex `title`): (process, window id).
+    Ends the script when no window comes."""
+    app = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    window = wait_for_window(env, title, seconds)
+    if window is None:
+        app.kill()
+        sys.exit("%s: no window titled %s" % (os.path.basename(args[0]), title))
+    return app, window
 
 
 def screenshot(env, path, window=None, on_desktop=None):

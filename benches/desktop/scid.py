@@ -12,13 +12,12 @@ OUT/images/*.png and OUT/manifest.csv for `infer eval`.
 """
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
 
-from common import (GAME, SCREEN, desktop, pointer_away, screenshot, wait_for_window,
-                    write_manifest, write_random_game)
+from common import (GAME, SCREEN, desktop, launch, pointer_away, screenshot, settings_file,
+                    wait_for_window, write_manifest, write_random_game)
 
 SCID = "/usr/games/scid"
 PIECES = ["Alpha", "Bauhaus", "Cburnett", "Eboard", "Fantasy2", "Good Companion", "Kingdom",
@@ -73,17 +72,10 @@ def main():
             width, height = rng.randint(900, SCREEN[0]), rng.randint(600, SCREEN[1] - 40)
             white = rng.random() < 0.5
             opts, note = options(rng, width, height, white)
-            shutil.rmtree(os.path.join(home, ".scid4.7"), ignore_errors=True)
-            os.makedirs(os.path.join(home, ".scid4.7", "config"))
-            with open(os.path.join(home, ".scid4.7", "config", "options.dat"), "w") as f:
-                f.write(opts)
+            settings_file(os.path.join(home, ".scid4.7", "config", "options.dat"), opts,
+                          clear=(os.path.join(home, ".scid4.7"),))
             whole_screen = rng.random() < 0.5
-            app = subprocess.Popen([SCID, GAME], env=env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-            window = wait_for_window(env, TITLE, 20)
-            if window is None:
-                app.kill()
-                sys.exit("scid.py: no Scid window for board %d" % i)
+            app, window = launch([SCID, GAME], env, TITLE)
             pointer_away(env)
             end = time.time() + 30
             while not os.path.exists(READY) and time.time() < end:
