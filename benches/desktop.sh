@@ -34,15 +34,15 @@ case "${1:-}" in
     program=${2:-}
     count=${3:-200}
     seed=${4:-1}
-    [ -x /usr/games/xboard ] && [ -d target/python-chess/lib/chess ] \
-      || { echo "desktop.sh: run setup first" >&2; exit 2; }
-    rm -rf "$dir/$program-$seed"
-    mkdir -p $dir
     case "$program" in
       xboard) extra=(../shared/pieces/lichess) ;;
       chessx | scid) extra=() ;;
       *) echo "desktop.sh: PROGRAM is xboard, chessx or scid" >&2; exit 2 ;;
     esac
+    [ -x "/usr/games/$program" ] && [ -d target/python-chess/lib/chess ] \
+      || { echo "desktop.sh: run setup first" >&2; exit 2; }
+    rm -rf "$dir/$program-$seed"
+    mkdir -p $dir
     PYTHONPATH=target/python-chess/lib python3 "benches/desktop/$program.py" "$count" "$seed" \
       "$dir/$program-$seed" "${extra[@]}"
     echo "desktop.sh: $count $program screenshots in $dir/$program-$seed"
