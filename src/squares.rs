@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::quad::Quad;
 
+mod plain;
+pub use plain::{PLAIN_RANGE, is_plain_square, plain_squares};
+
 /// How a square is cut and scaled.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CropConfig {
@@ -318,39 +321,6 @@ pub fn outside_shares(quad: &Quad, width: u32, height: u32) -> [f32; 64] {
     shares
 }
 
-/// Whether a crop cut with `cfg` shows a plain square: every channel within
-/// [`PLAIN_RANGE`] grey levels over the square's middle (a tenth of a square in from each
-/// edge, where any piece draws its outline). Such a square is empty whatever a model says;
-/// noise, JPEG, textures, coordinates or a move dot make a square not plain, and it is
-/// read by the model like any other.
-pub fn is_plain_square(crop: &RgbImage, cfg: &CropConfig) -> bool {
-    let size = crop.width().min(crop.height()) as f32;
-    let square = size / (1.0 + 2.0 * cfg.context);
-    let from = ((cfg.context + 0.1) * square).ceil() as u32;
-    let to = ((cfg.context + 0.9) * square).floor() as u32;
-    if to <= from + 2 {
-        return false;
-    }
-    let (mut lo, mut hi) = ([255u8; 3], [0u8; 3]);
-    for y in from..to {
-        for x in from..to {
-            let p = crop.get_pixel(x, y).0;
-            for c in 0..3 {
-                lo[c] = lo[c].min(p[c]);
-                hi[c] = hi[c].max(p[c]);
-            }
-            if (0..3).any(|c| hi[c] - lo[c] > PLAIN_RANGE) {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-/// Widest spread of a channel, in grey levels, over a plain square (anti-aliasing and
-/// gradients of flat themes stay within it; any piece outline is far outside).
-pub const PLAIN_RANGE: u8 = 12;
-
 /// Crop pixels as the classifier's input: channel-first (3, size, size), values in 0..=1.
 pub fn to_chw(crop: &RgbImage, out: &mut Vec<f32>) {
     let n = (crop.width() * crop.height()) as usize;
@@ -365,31 +335,6 @@ pub fn to_chw(crop: &RgbImage, out: &mut Vec<f32>) {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn plain_squares_are_told_from_pieces_and_marks() {
-        let cfg = super::CropConfig::default();
-        let flat = image::RgbImage::from_fn(32, 32, |x, y| {
-            // A square with a slight gradient and its neighbours' colours in the context.
-            let inside = (4..28).contains(&x) && (4..28).contains(&y);
-            image::Rgb(if inside {
-                [200, 180 + (y / 6) as u8, 150]
-            } else {
-                [90, 60, 40]
-            })
-        });
-        assert!(super::is_plain_square(&flat, &cfg));
-        // A one-pixel outline anywhere in the middle (a piece's edge), or a move dot.
-        for (x, y) in [(7, 7), (16, 16), (25, 24)] {
-            let mut marked = flat.clone();
-            marked.put_pixel(x, y, image::Rgb([40, 40, 40]));
-            assert!(!super::is_plain_square(&marked, &cfg), "({x}, {y})");
-        }
-        // A mark in the square's corner (a coordinate label) is outside the middle.
-        let mut labelled = flat.clone();
-        labelled.put_pixel(4, 27, image::Rgb([40, 40, 40]));
-        assert!(super::is_plain_square(&labelled, &cfg));
-    }
-
     use super::*;
 
     /// A 160x160 board of 20 px squares whose square (r, c) has colour (r*30, c*30, 0).

@@ -18,7 +18,7 @@ use super::batched::BatchedClassifier;
 use super::board_context::BoardContext;
 use super::fused::FusedClassifier;
 use super::model::{SquareClassifier, SquareClassifierConfig};
-use crate::squares::{CropConfig, is_plain_square, to_chw};
+use crate::squares::{CropConfig, plain_squares, to_chw};
 
 /// Version of the checkpoint layout; bumped when an old checkpoint cannot be read.
 pub const FORMAT_VERSION: u32 = 1;
@@ -377,9 +377,9 @@ impl Classifier {
 
     /// Class probabilities (13 per crop, summing to 1) for crops cut with [`Self::crop`],
     /// in one forward pass; with a second model, blended with its probabilities on the
-    /// crops this model is unsure of (one more pass over those). Plain squares (see
-    /// [`is_plain_square`]) are empty without asking a model: on a clean screenshot that is
-    /// half the board, and so half the time.
+    /// crops this model is unsure of (one more pass over those). Plain squares of a tone
+    /// other plain squares share (see [`plain_squares`]) are empty without asking a model:
+    /// on a clean screenshot that is half the board, and so half the time.
     pub fn probabilities(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
         self.reading(crops).probs
     }
@@ -387,9 +387,8 @@ impl Classifier {
     /// What [`Self::probabilities`] gives, with what this (the first) model saw of each
     /// crop: the inputs of its head.
     pub fn reading(&self, crops: &[RgbImage]) -> Reading {
-        let read: Vec<usize> = (0..crops.len())
-            .filter(|&i| !is_plain_square(&crops[i], &self.spec.crop))
-            .collect();
+        let plain = plain_squares(crops, &self.spec.crop);
+        let read: Vec<usize> = (0..crops.len()).filter(|&i| !plain[i]).collect();
         let feature_len = self.spec.model.widths.last().copied().unwrap_or(0);
         let mut reading = Reading {
             probs: vec![plain_empty(); crops.len()],
