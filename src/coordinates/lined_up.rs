@@ -11,10 +11,8 @@
 //! shared by all: the two orientations run the labels in opposite directions, so stray
 //! readings (piece details, arrows) almost never line up that way.
 
-use super::{
-    CoordinateReading, GLYPH, MARGIN, MIN_INK_CONTRAST, SQUARE, Straightened, best_label,
-    normalise, standardise,
-};
+use super::glyph::{normalise, standardise};
+use super::{CoordinateReading, GLYPH, MARGIN, MIN_INK_CONTRAST, SQUARE, Straightened, best_label};
 use crate::render::Orientation;
 
 /// How far the band reaches into the board, in squares.
