@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::quad::Quad;
 
-mod plain;
+pub mod plain;
 pub use plain::{PLAIN_RANGE, is_plain_square, plain_squares};
 
 /// How a square is cut and scaled.
