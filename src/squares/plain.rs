@@ -34,7 +34,7 @@ pub fn plain_tone(crop: &RgbImage, cfg: &CropConfig) -> Option<[u8; 3]> {
     let square = size / (1.0 + 2.0 * cfg.context);
     let from = ((cfg.context + 0.1) * square).ceil() as u32;
     let to = ((cfg.context + 0.9) * square).floor() as u32;
-    if to <= from + 2 || to > crop.width().min(crop.height()) {
+    if to <= from + 2 {
         return None;
     }
     let (mut lo, mut hi) = ([255u8; 3], [0u8; 3]);
