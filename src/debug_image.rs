@@ -81,6 +81,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         tint: None,
         grey_black_men: None,
         stretch: None,
+        heavy_lines: None,
         rough_print: None,
         hatch_through: None,
         inner_line: None,

@@ -85,6 +85,8 @@ pub struct BoardLook<'a> {
     pub grey_black_men: Option<super::restyle::PieceTint>,
     /// Pieces drawn in other proportions or mirrored (training augmentations), if any.
     pub stretch: Option<super::restyle::PieceStretch>,
+    /// Pieces' dark lines drawn heavier (training augmentation), if any.
+    pub heavy_lines: Option<super::restyle::HeavyLines>,
     /// Worn lines or dots on a printed theme's dark squares (training augmentation), if any.
     pub rough_print: Option<super::hatching::RoughLines>,
     /// Hatch lines showing through the black pieces on dark squares in paper, this share
@@ -226,7 +228,11 @@ pub fn draw_board(
     if look.stretch.is_some_and(|s| s.is_mirrored()) {
         overlays.push("mirrored_pieces".into());
     }
+    if look.heavy_lines.is_some() && !typeset {
+        overlays.push("heavy_lines".into());
+    }
     let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    let mut heavy: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut lined: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut marked: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
@@ -264,6 +270,9 @@ pub fn draw_board(
             let restyle = !typeset;
             if let Some(stretch) = look.stretch.as_ref().filter(|_| restyle) {
                 img = once_per_raster(&mut stretched, &img, |src| stretch.apply(src));
+            }
+            if let Some(weight) = look.heavy_lines.as_ref().filter(|_| restyle) {
+                img = once_per_raster(&mut heavy, &img, |src| weight.apply(src));
             }
             // Before the tint, so that a tinted board's line takes its light colour.
             if let (Some(line), SquareClass::Piece(p)) = (&look.inner_line, class)

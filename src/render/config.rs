@@ -137,6 +137,10 @@ pub struct LookConfig {
     /// colours draw them (XBoard's men, its mid-grey rendering of gradient sets;
     /// `render::restyle`). A training augmentation like `tinted_pieces`: default 0.
     pub grey_black_men: f64,
+    /// Share of boards whose pieces' dark lines are drawn heavier (widened 1.2-3.5% of the
+    /// piece's size inside its outline: bold fonts and markers; `render::restyle`). A
+    /// training augmentation like `tinted_pieces`: default 0.
+    pub heavy_lines: f64,
 }
 
 impl Default for LookConfig {
@@ -158,6 +162,7 @@ impl Default for LookConfig {
             inner_lines: 0.0,
             inner_marks: 0.0,
             grey_black_men: 0.0,
+            heavy_lines: 0.0,
         }
     }
 }
@@ -328,7 +333,7 @@ pub struct SynthConfig {
 
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, grey
-    /// black men, rough print, hatch through, inner lines and marks, sharpening) and the
+    /// black men, heavy lines, rough print, hatch through, inner lines and marks, sharpening) and the
     /// overlays kept out of validation (frames, dots, crosses) off: what validation sets and
     /// infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
@@ -340,6 +345,7 @@ impl SynthConfig {
         self.look.stretched_pieces = 0.0;
         self.look.mirrored_pieces = 0.0;
         self.look.grey_black_men = 0.0;
+        self.look.heavy_lines = 0.0;
         self.degrade.sharpen.probability = 0.0;
         // Not training-only in kind, but off in validation so its sets stay comparable.
         self.overlays.frames = 0.0;
@@ -388,6 +394,7 @@ impl SynthConfig {
             ("look.inner_lines", self.look.inner_lines),
             ("look.inner_marks", self.look.inner_marks),
             ("look.grey_black_men", self.look.grey_black_men),
+            ("look.heavy_lines", self.look.heavy_lines),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

@@ -267,6 +267,8 @@ impl Renderer {
                     stretch
                 }
             },
+            heavy_lines: (cfg.look.heavy_lines > 0.0 && rng.random_bool(cfg.look.heavy_lines))
+                .then(|| restyle::HeavyLines::random(rng)),
             rough_print: (cfg.look.rough_print > 0.0
                 && theme::has_line_or_dot_pattern(&theme)
                 && rng.random_bool(cfg.look.rough_print))

@@ -321,6 +321,7 @@ fn second_board(
             tint: None,
             grey_black_men: None,
             stretch: None,
+            heavy_lines: None,
             rough_print: None,
             hatch_through: None,
             inner_line: None,
