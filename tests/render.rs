@@ -376,10 +376,13 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     restyled.look.tinted_pieces = 1.0;
     restyled.look.stretched_pieces = 1.0;
     restyled.look.mirrored_pieces = 1.0;
+    restyled.look.heavy_lines = 1.0;
     let (a, b) = plain_and_asked(plain, restyled, 5);
     for i in 0..3 {
         let (x, y) = (a.render(5, i), b.render(5, i));
         assert!(!x.overlays.iter().any(|o| o.ends_with("_pieces")));
+        assert!(!x.overlays.iter().any(|o| o == "heavy_lines"));
+        assert!(y.overlays.iter().any(|o| o == "heavy_lines"));
         assert!(
             y.overlays.contains(&"tinted_pieces".to_string()),
             "{:?}",
