@@ -29,6 +29,24 @@ impl Default for CropConfig {
     }
 }
 
+impl CropConfig {
+    /// Checks the ranges the cutting code relies on: a crop of at least 8 pixels and a
+    /// context of 0..=0.5 squares (outside it a square's middle would not lie inside its
+    /// crop). Checkpoints and training configs are read through this.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.size < 8 {
+            return Err(format!("crop.size {} is under 8 pixels", self.size));
+        }
+        if !(0.0..=0.5).contains(&self.context) {
+            return Err(format!(
+                "crop.context {} is outside 0..=0.5 (a share of a square)",
+                self.context
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Why squares could not be cut.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum CutError {

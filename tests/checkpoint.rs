@@ -154,6 +154,17 @@ fn bad_checkpoints_are_clear_errors() {
         load_model(&t.0, &device),
         Err(CheckpointError::Weights { .. })
     ));
+    // a crop context out of range (a square's middle would fall outside its crop)
+    let good = std::fs::read_to_string(t.join("config.json")).unwrap();
+    let mut bent: serde_json::Value = serde_json::from_str(&good).unwrap();
+    bent["crop"]["context"] = serde_json::json!(-0.45);
+    std::fs::write(t.join("config.json"), bent.to_string()).unwrap();
+    let err = load_model(&t.0, &device).err().unwrap();
+    assert!(
+        matches!(&err, CheckpointError::BadConfig { reason, .. } if reason.contains("crop.context")),
+        "{err}"
+    );
+    std::fs::write(t.join("config.json"), good).unwrap();
     // wrong version
     let text = std::fs::read_to_string(t.join("config.json"))
         .unwrap()

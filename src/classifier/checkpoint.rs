@@ -135,6 +135,9 @@ pub fn parse_spec(text: &str, path: PathBuf) -> Result<ModelSpec, CheckpointErro
                 .into(),
         });
     }
+    spec.crop
+        .validate()
+        .map_err(|reason| CheckpointError::BadConfig { path, reason })?;
     Ok(spec)
 }
 

@@ -123,6 +123,7 @@ impl TrainingConfig {
         if self.crop.size as usize != self.model.input_size {
             return bad("crop.size must equal model.input_size");
         }
+        self.crop.validate().map_err(TrainError::Config)?;
         if self.batch_size == 0
             || self.steps_per_epoch == 0
             || self.boards_per_epoch == 0
