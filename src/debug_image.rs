@@ -82,6 +82,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         grey_black_men: None,
         stretch: None,
         heavy_lines: None,
+        warp: None,
         rough_print: None,
         hatch_through: None,
         inner_line: None,

@@ -8,6 +8,30 @@
 //!                                                            at bottom?)     constraints)
 //! ```
 //!
+//! # Use as a library
+//!
+//! The binaries only parse arguments and print; the whole pipeline is here. Reading the
+//! shipped sample screenshot with the checkpoint built into the crate:
+//!
+//! ```
+//! use fenscan::classifier::{Backend, Classifier};
+//! use fenscan::recognize::{RecognizeOptions, Recognizer};
+//!
+//! let image = fenscan::io::open_image("data/samples/sample.png".as_ref())?;
+//! let recognizer = Recognizer::new(Classifier::builtin(Backend::Flex)?);
+//! let mut options = RecognizeOptions::default();
+//! // What the picture cannot show comes from the user (here: black to move).
+//! options.fields.turn = shakmaty::Color::Black;
+//! let read = recognizer.recognize(&image, &options)?;
+//! assert_eq!(
+//!     read.fen.to_string(),
+//!     "rnb1kb1r/p2ppp1p/1p5n/2p3p1/2B1P3/P4P2/1PP1Q1PP/RNB1K1NR b - - 0 1"
+//! );
+//! // Squares below the threshold, constraint changes and checker problems, for the user.
+//! assert!(read.uncertain.is_empty() && read.changes.is_empty() && read.problems.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Square order
 //!
 //! Everywhere in this crate, 64 squares are listed in *reading order*: index 0 is a8, 7 is

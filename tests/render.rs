@@ -377,6 +377,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     restyled.look.stretched_pieces = 1.0;
     restyled.look.mirrored_pieces = 1.0;
     restyled.look.heavy_lines = 1.0;
+    restyled.look.warped_pieces = 1.0;
     let (a, b) = plain_and_asked(plain, restyled, 5);
     for i in 0..3 {
         let (x, y) = (a.render(5, i), b.render(5, i));
@@ -390,6 +391,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
         );
         assert!(y.overlays.contains(&"stretched_pieces".to_string()));
         assert!(y.overlays.contains(&"mirrored_pieces".to_string()));
+        assert!(y.overlays.contains(&"warped_pieces".to_string()));
         // The same position (drawn before the look); the pixels differ.
         assert_eq!(x.placement, y.placement);
         assert_ne!(x.image, y.image);

@@ -87,6 +87,8 @@ pub struct BoardLook<'a> {
     pub stretch: Option<super::restyle::PieceStretch>,
     /// Pieces' dark lines drawn heavier (training augmentation), if any.
     pub heavy_lines: Option<super::restyle::HeavyLines>,
+    /// Pieces bent by a smooth displacement field (training augmentation), if any.
+    pub warp: Option<super::piece_warp::PieceWarp>,
     /// Worn lines or dots on a printed theme's dark squares (training augmentation), if any.
     pub rough_print: Option<super::hatching::RoughLines>,
     /// Hatch lines showing through the black pieces on dark squares in paper, this share
@@ -231,8 +233,12 @@ pub fn draw_board(
     if look.heavy_lines.is_some() && !typeset {
         overlays.push("heavy_lines".into());
     }
+    if look.warp.is_some() && !typeset {
+        overlays.push("warped_pieces".into());
+    }
     let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut heavy: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
+    let mut warped: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut lined: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut marked: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut tinted: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
@@ -270,6 +276,9 @@ pub fn draw_board(
             let restyle = !typeset;
             if let Some(stretch) = look.stretch.as_ref().filter(|_| restyle) {
                 img = once_per_raster(&mut stretched, &img, |src| stretch.apply(src));
+            }
+            if let Some(warp) = look.warp.as_ref().filter(|_| restyle) {
+                img = once_per_raster(&mut warped, &img, |src| warp.apply(src));
             }
             if let Some(weight) = look.heavy_lines.as_ref().filter(|_| restyle) {
                 img = once_per_raster(&mut heavy, &img, |src| weight.apply(src));

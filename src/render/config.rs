@@ -141,6 +141,10 @@ pub struct LookConfig {
     /// piece's size inside its outline: bold fonts and markers; `render::restyle`). A
     /// training augmentation like `tinted_pieces`: default 0.
     pub heavy_lines: f64,
+    /// Share of boards whose pieces are bent by one smooth random displacement field of
+    /// 2.5-5% of the piece's size (other contours of the same shapes:
+    /// `render::piece_warp`). A training augmentation like `tinted_pieces`: default 0.
+    pub warped_pieces: f64,
 }
 
 impl Default for LookConfig {
@@ -163,6 +167,7 @@ impl Default for LookConfig {
             inner_marks: 0.0,
             grey_black_men: 0.0,
             heavy_lines: 0.0,
+            warped_pieces: 0.0,
         }
     }
 }
@@ -333,7 +338,7 @@ pub struct SynthConfig {
 
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, grey
-    /// black men, heavy lines, rough print, hatch through, inner lines and marks,
+    /// black men, heavy lines, warped pieces, rough print, hatch through, inner lines and marks,
     /// sharpening) and the overlays kept out of validation (frames, dots, crosses) off: what
     /// validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
@@ -346,6 +351,7 @@ impl SynthConfig {
         self.look.mirrored_pieces = 0.0;
         self.look.grey_black_men = 0.0;
         self.look.heavy_lines = 0.0;
+        self.look.warped_pieces = 0.0;
         self.degrade.sharpen.probability = 0.0;
         // Not training-only in kind, but off in validation so its sets stay comparable.
         self.overlays.frames = 0.0;
@@ -395,6 +401,7 @@ impl SynthConfig {
             ("look.inner_marks", self.look.inner_marks),
             ("look.grey_black_men", self.look.grey_black_men),
             ("look.heavy_lines", self.look.heavy_lines),
+            ("look.warped_pieces", self.look.warped_pieces),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

@@ -10,6 +10,7 @@ pub mod inner_line;
 mod labels;
 pub mod noise;
 pub mod overlay;
+pub mod piece_warp;
 pub mod pieces;
 pub mod positions;
 mod print;
@@ -269,6 +270,8 @@ impl Renderer {
             },
             heavy_lines: (cfg.look.heavy_lines > 0.0 && rng.random_bool(cfg.look.heavy_lines))
                 .then(|| restyle::HeavyLines::random(rng)),
+            warp: (cfg.look.warped_pieces > 0.0 && rng.random_bool(cfg.look.warped_pieces))
+                .then(|| piece_warp::PieceWarp::random(rng)),
             rough_print: (cfg.look.rough_print > 0.0
                 && theme::has_line_or_dot_pattern(&theme)
                 && rng.random_bool(cfg.look.rough_print))

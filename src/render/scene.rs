@@ -322,6 +322,7 @@ fn second_board(
             grey_black_men: None,
             stretch: None,
             heavy_lines: None,
+            warp: None,
             rough_print: None,
             hatch_through: None,
             inner_line: None,
