@@ -234,7 +234,7 @@ impl<'a> Straightened<'a> {
         // luma region, every sample between is inside it too, and the loop steps along the
         // segment (no division a sample) and reads the region without testing each sample: a
         // sixth off the label reading, with the same readings (every `infer --json`
-        // output of ~5,000 pictures unchanged; BENCHMARKS.md, session 36).
+        // output of 4,594 pictures unchanged; BENCHMARKS.md, session 36).
         if out.is_empty()
             || !(self.well_inside(position(0)) && self.well_inside(position(out.len() - 1)))
         {
