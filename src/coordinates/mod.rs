@@ -209,10 +209,10 @@ impl<'a> Straightened<'a> {
         top + (bottom - top) * ty
     }
 
-    /// Grey levels of straightened row `y` from `x0` to `x1` (exclusive). Positions are
-    /// mapped through the homography at the two ends and interpolated between them: a
-    /// label spot is far too small for perspective to bend a row.
-    fn gray_row(&self, y: usize, x0: usize, x1: usize, out: &mut Vec<u8>) {
+    /// The picture positions of straightened row `y` from `x0` to `x1` (exclusive): mapped
+    /// through the homography at the two ends and interpolated between them (a label spot
+    /// is far too small for perspective to bend a row).
+    fn row_segment(&self, y: usize, x0: usize, x1: usize) -> RowSegment {
         let offset = MARGIN * SQUARE as f32;
         let board = (8 * SQUARE) as f32;
         let at = |x: usize| {
@@ -221,35 +221,63 @@ impl<'a> Straightened<'a> {
                 (y as f32 + 0.5 - offset) / board,
             ])
         };
-        let (a, b) = (at(x0), at(x1));
-        let n = (x1 - x0) as f32;
+        RowSegment {
+            a: at(x0),
+            b: at(x1),
+            n: (x1 - x0) as f32,
+        }
+    }
+
+    /// Grey levels of straightened row `y` from `x0` to `x1` (exclusive), at the positions
+    /// of [`Straightened::row_segment`].
+    fn gray_row(&self, y: usize, x0: usize, x1: usize, out: &mut Vec<u8>) {
+        let segment = self.row_segment(y, x0, x1);
         let start = out.len();
         out.resize(start + (x1 - x0), 0);
         let out = &mut out[start..];
-        let position = |k: usize| {
-            let t = k as f32 / n;
-            (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-        };
         // The row's samples lie on a segment. When both of its ends are a pixel inside the
         // luma region, every sample between is inside it too, and the loop steps along the
         // segment (no division a sample) and reads the region without testing each sample: a
         // sixth off the label reading, with the same readings (every `infer --json`
         // output of 4,594 pictures unchanged; BENCHMARKS.md, session 36).
-        if out.is_empty()
-            || !(self.well_inside(position(0)) && self.well_inside(position(out.len() - 1)))
-        {
+        if !self.holds_row(&segment, out.len()) {
             for (k, o) in out.iter_mut().enumerate() {
-                let (px, py) = position(k);
+                let (px, py) = segment.at(k);
                 *o = self.sample(px - 0.5, py - 0.5).clamp(0.0, 255.0) as u8;
             }
             return;
         }
+        let RowSegment { a, b, n } = segment;
         let (sx, sy) = ((b[0] - a[0]) / n, (b[1] - a[1]) / n);
         for (k, o) in out.iter_mut().enumerate() {
             let k = k as f32;
             let (x, y) = (a[0] - 0.5 + sx * k, a[1] - 0.5 + sy * k);
             *o = self.in_region(x, y).clamp(0.0, 255.0) as u8;
         }
+    }
+
+    /// Whether the first `len` samples of `segment` all lie inside the luma region (both
+    /// ends a pixel inside it).
+    fn holds_row(&self, segment: &RowSegment, len: usize) -> bool {
+        len > 0 && self.well_inside(segment.at(0)) && self.well_inside(segment.at(len - 1))
+    }
+}
+
+/// The picture positions of one straightened row's samples: `n` steps from `a` towards
+/// `b`.
+#[derive(Clone, Copy, Debug)]
+struct RowSegment {
+    a: [f32; 2],
+    b: [f32; 2],
+    n: f32,
+}
+
+impl RowSegment {
+    /// Position of sample `k`.
+    fn at(&self, k: usize) -> (f32, f32) {
+        let (a, b) = (self.a, self.b);
+        let t = k as f32 / self.n;
+        (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
     }
 }
 
@@ -574,32 +602,20 @@ mod tests {
         let board = Straightened::new(&img, &quad).unwrap();
         assert!(!board.luma.is_empty());
         let total = ((8.0 + 2.0 * MARGIN) * SQUARE as f32) as usize;
-        let (offset, side) = (MARGIN * SQUARE as f32, (8 * SQUARE) as f32);
         let (mut fast, mut checked) = (0, 0);
         for y in (0..total).step_by(37) {
             for (x0, x1) in [(0, total), (total / 2, total), (300, 364)] {
                 let mut row = Vec::new();
                 board.gray_row(y, x0, x1, &mut row);
                 assert_eq!(row.len(), x1 - x0);
-                let at = |x: usize| {
-                    board.h.apply([
-                        (x as f32 + 0.5 - offset) / side,
-                        (y as f32 + 0.5 - offset) / side,
-                    ])
-                };
-                let (a, b) = (at(x0), at(x1));
-                let n = (x1 - x0) as f32;
-                let point = |k: usize| {
-                    let t = k as f32 / n;
-                    (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-                };
-                if board.well_inside(point(0)) && board.well_inside(point(row.len() - 1)) {
+                let segment = board.row_segment(y, x0, x1);
+                if board.holds_row(&segment, row.len()) {
                     fast += 1;
                 } else {
                     checked += 1;
                 }
                 for (k, &v) in row.iter().enumerate() {
-                    let (px, py) = point(k);
+                    let (px, py) = segment.at(k);
                     let want = board.sample(px - 0.5, py - 0.5).clamp(0.0, 255.0);
                     assert!(
                         (v as f32 - want).abs() <= 1.0,
