@@ -38,8 +38,8 @@ pub struct PieceWarp {
 
 impl PieceWarp {
     /// A random field: along each axis three sines of 0.4-1.2 cycles per side in random
-    /// directions, together displacing a point by at most 2.5-5% of the piece's size, so a
-    /// piece bends and swells but keeps its parts and its role.
+    /// directions, together moving a point by at most 2.5-5% of the piece's size along
+    /// that axis, so a piece bends and swells but keeps its parts and its role.
     pub fn random(rng: &mut impl Rng) -> PieceWarp {
         let most = rng.random_range(0.025..0.05f32);
         let mut axis = || {
@@ -59,7 +59,8 @@ impl PieceWarp {
         }
     }
 
-    /// The largest displacement the field can give, as a share of the raster's side.
+    /// The largest displacement the field can give along either axis, as a share of the
+    /// raster's side.
     pub fn most(&self) -> f32 {
         self.waves
             .iter()
