@@ -196,6 +196,7 @@ impl<'a> Straightened<'a> {
     }
 
     /// Grey at `(x, y)` from the luma region, which must hold the four pixels around it.
+    #[inline(always)]
     fn in_region(&self, x: f32, y: f32) -> f32 {
         let [rx0, ry0, rx1, _] = self.region;
         let (xi, yi) = (x as usize, y as usize);
