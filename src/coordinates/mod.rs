@@ -239,7 +239,7 @@ impl<'a> Straightened<'a> {
         // The row's samples lie on a segment. When both of its ends are a pixel inside the
         // luma region, every sample between is inside it too, and the loop steps along the
         // segment (no division a sample) and reads the region without testing each sample: a
-        // sixth off the label reading, with the same readings (every `infer --json`
+        // fifth off the label reading, with the same readings (every `infer --json`
         // output of 4,594 pictures unchanged; BENCHMARKS.md, session 36).
         if !self.holds_row(&segment, out.len()) {
             for (k, o) in out.iter_mut().enumerate() {
