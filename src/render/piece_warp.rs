@@ -24,8 +24,21 @@ struct Wave {
 }
 
 impl Wave {
-    fn at(&self, u: f32, v: f32) -> f32 {
-        self.amplitude * (TAU * (self.fx * u + self.fy * v) + self.phase).sin()
+    /// The wave's values over a `w` x `h` raster of side `side`, row by row. The sine of a
+    /// sum splits into a column part and a row part (sin(a + b) = sin a cos b + cos a sin
+    /// b), so a raster costs `w + h` sines rather than one a pixel.
+    fn add_to(&self, w: usize, h: usize, side: f32, out: &mut [f32]) {
+        let angle = |f: f32, i: usize| TAU * f * (i as f32 + 0.5) / side;
+        let columns: Vec<(f32, f32)> = (0..w).map(|x| angle(self.fx, x).sin_cos()).collect();
+        let rows: Vec<(f32, f32)> = (0..h)
+            .map(|y| (angle(self.fy, y) + self.phase).sin_cos())
+            .collect();
+        for (y, &(sin_b, cos_b)) in rows.iter().enumerate() {
+            let row = &mut out[y * w..(y + 1) * w];
+            for (o, &(sin_a, cos_a)) in row.iter_mut().zip(&columns) {
+                *o += self.amplitude * (sin_a * cos_b + cos_a * sin_b);
+            }
+        }
     }
 }
 
@@ -82,14 +95,18 @@ impl PieceWarp {
             let p = pixels[y as usize * w + x as usize];
             [p.red(), p.green(), p.blue(), p.alpha()].map(f32::from)
         };
+        // Displacement (a share of the side) of every pixel, horizontally and vertically.
+        let shifts = self.waves.map(|axis| {
+            let mut field = vec![0.0f32; w * h];
+            for wave in &axis {
+                wave.add_to(w, h, side, &mut field);
+            }
+            field
+        });
         for y in 0..h {
             for x in 0..w {
-                let (u, v) = ((x as f32 + 0.5) / side, (y as f32 + 0.5) / side);
-                let shift = self
-                    .waves
-                    .map(|axis| axis.iter().map(|w| w.at(u, v)).sum::<f32>());
-                let sx = x as f32 + shift[0] * side;
-                let sy = y as f32 + shift[1] * side;
+                let sx = x as f32 + shifts[0][y * w + x] * side;
+                let sy = y as f32 + shifts[1][y * w + x] * side;
                 let (x0, y0) = (sx.floor(), sy.floor());
                 let (tx, ty) = (sx - x0, sy - y0);
                 let (x0, y0) = (x0 as i64, y0 as i64);
