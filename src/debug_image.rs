@@ -76,6 +76,7 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         coordinates: Coordinates::Inside,
         cell,
         piece_scale: 1.0,
+        small_pieces: false,
         frame: 0.0,
         shading: None,
         tint: None,

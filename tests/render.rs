@@ -369,6 +369,63 @@ fn plain_and_asked(plain: SynthConfig, asked: SynthConfig, seed: u64) -> (Render
     (a, b)
 }
 
+/// Share of a crop's pixels far from the median colour of its outer ring (the square's
+/// colour, which a piece drawn at most the square's size hardly reaches): the piece's ink.
+fn ink_share(crop: &image::RgbImage) -> f32 {
+    let (w, h) = crop.dimensions();
+    let ring: Vec<[u8; 3]> = crop
+        .enumerate_pixels()
+        .filter(|(x, y, _)| *x < 2 || *y < 2 || *x + 2 >= w || *y + 2 >= h)
+        .map(|(_, _, p)| p.0)
+        .collect();
+    let median = |c: usize| {
+        let mut v: Vec<u8> = ring.iter().map(|p| p[c]).collect();
+        v.sort_unstable();
+        v[v.len() / 2]
+    };
+    let bg = [median(0), median(1), median(2)];
+    let unlike = crop
+        .pixels()
+        .filter(|p| (0..3).map(|c| p.0[c].abs_diff(bg[c]) as u32).sum::<u32>() > 120)
+        .count();
+    unlike as f32 / (w * h) as f32
+}
+
+#[test]
+fn small_pieces_are_drawn_smaller() {
+    let mut plain = clean_config();
+    plain.scene.perspective.probability = 0.0;
+    let mut small = plain;
+    small.look.small_pieces = 1.0;
+    let (a, b) = plain_and_asked(plain, small, 9);
+    let crop = CropConfig {
+        size: 64,
+        context: 0.0,
+    };
+    let mean_ink = |r: &Renderer| {
+        let (mut sum, mut n) = (0.0, 0);
+        for i in 0..4 {
+            let board = fenscan::dataset::writer::board_squares(r, 9, i, &crop, 0.0);
+            for (class, c) in board.classes.iter().zip(&board.crops) {
+                if *class != SquareClass::Empty {
+                    sum += ink_share(c);
+                    n += 1;
+                }
+            }
+        }
+        sum / n as f32
+    };
+    let (ink_plain, ink_small) = (mean_ink(&a), mean_ink(&b));
+    // Scales 0.5-0.75 against 0.75-1: about half the area.
+    assert!(
+        ink_small < 0.75 * ink_plain && ink_small > 0.2 * ink_plain,
+        "ink {ink_small} against {ink_plain}"
+    );
+    for i in 0..4 {
+        assert!(b.render(9, i).overlays.contains(&"small_pieces".to_string()));
+    }
+}
+
 #[test]
 fn restyled_pieces_are_drawn_only_when_asked_for() {
     let plain = clean_config();
@@ -378,6 +435,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
     restyled.look.mirrored_pieces = 1.0;
     restyled.look.heavy_lines = 1.0;
     restyled.look.warped_pieces = 1.0;
+    restyled.look.small_pieces = 1.0;
     let (a, b) = plain_and_asked(plain, restyled, 5);
     for i in 0..3 {
         let (x, y) = (a.render(5, i), b.render(5, i));
@@ -392,6 +450,7 @@ fn restyled_pieces_are_drawn_only_when_asked_for() {
         assert!(y.overlays.contains(&"stretched_pieces".to_string()));
         assert!(y.overlays.contains(&"mirrored_pieces".to_string()));
         assert!(y.overlays.contains(&"warped_pieces".to_string()));
+        assert!(y.overlays.contains(&"small_pieces".to_string()));
         // The same position (drawn before the look); the pixels differ.
         assert_eq!(x.placement, y.placement);
         assert_ne!(x.image, y.image);

@@ -72,8 +72,10 @@ pub struct BoardLook<'a> {
     pub coordinates: Coordinates,
     /// Side of one square in pixels.
     pub cell: f32,
-    /// Piece size relative to a square (0.7..=1.0).
+    /// Piece size relative to a square (0.7..=1.0; from 0.5 with `small_pieces`).
     pub piece_scale: f32,
+    /// Whether `piece_scale` was drawn below the config's smallest (`look.small_pieces`).
+    pub small_pieces: bool,
     /// Frame line width in pixels (0: none).
     pub frame: f32,
     /// Engraved hatch shading on the pieces (book style), if any.
@@ -235,6 +237,9 @@ pub fn draw_board(
     }
     if look.warp.is_some() && !typeset {
         overlays.push("warped_pieces".into());
+    }
+    if look.small_pieces && !typeset {
+        overlays.push("small_pieces".into());
     }
     let mut stretched: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();
     let mut heavy: Vec<(Arc<Pixmap>, Arc<Pixmap>)> = Vec::new();

@@ -145,6 +145,11 @@ pub struct LookConfig {
     /// 2.5-5% of the piece's size (other contours of the same shapes:
     /// `render::piece_warp`). A training augmentation like `tinted_pieces`: default 0.
     pub warped_pieces: f64,
+    /// Share of boards whose pieces are drawn smaller in their squares than
+    /// `min_piece_scale` allows: 0.5 of a square up to it (sets with wide margins
+    /// around slender men, apps with a piece-size setting, 3D renders). A training
+    /// augmentation like `tinted_pieces`: default 0.
+    pub small_pieces: f64,
 }
 
 impl Default for LookConfig {
@@ -168,6 +173,7 @@ impl Default for LookConfig {
             grey_black_men: 0.0,
             heavy_lines: 0.0,
             warped_pieces: 0.0,
+            small_pieces: 0.0,
         }
     }
 }
@@ -338,8 +344,8 @@ pub struct SynthConfig {
 
 impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, grey
-    /// black men, heavy lines, warped pieces, rough print, hatch through, inner lines and marks,
-    /// sharpening) and the overlays kept out of validation (frames, dots, crosses) off: what
+    /// black men, heavy lines, warped pieces, small pieces, rough print, hatch through, inner
+    /// lines and marks, sharpening) and the overlays kept out of validation (frames, dots, crosses) off: what
     /// validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
@@ -352,6 +358,7 @@ impl SynthConfig {
         self.look.grey_black_men = 0.0;
         self.look.heavy_lines = 0.0;
         self.look.warped_pieces = 0.0;
+        self.look.small_pieces = 0.0;
         self.degrade.sharpen.probability = 0.0;
         // Not training-only in kind, but off in validation so its sets stay comparable.
         self.overlays.frames = 0.0;
@@ -402,6 +409,7 @@ impl SynthConfig {
             ("look.grey_black_men", self.look.grey_black_men),
             ("look.heavy_lines", self.look.heavy_lines),
             ("look.warped_pieces", self.look.warped_pieces),
+            ("look.small_pieces", self.look.small_pieces),
             ("overlays.last_move", self.overlays.last_move),
             ("overlays.marks", self.overlays.marks),
             ("overlays.check_glow", self.overlays.check_glow),

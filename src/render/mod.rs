@@ -112,6 +112,9 @@ pub struct Renderer {
 /// Least share of book themes for a piece set typeset from a diagram font.
 const FONT_BOOK_SHARE: f64 = 0.5;
 
+/// Smallest piece size relative to a square drawn by `look.small_pieces`.
+const SMALL_PIECE_SCALE: f32 = 0.5;
+
 /// Smallest square side (pixels) drawn with engraved piece shading.
 const MIN_SHADED_CELL: f32 = 20.0;
 /// What the squares path keeps around the board, in squares: a crop's context (0.125)
@@ -236,13 +239,23 @@ impl Renderer {
         } else {
             0.0
         };
+        let piece_scale = rng.random_range(cfg.look.min_piece_scale..=1.0);
+        // Drawn only when asked for, so that sets made without it keep their bytes.
+        let small_pieces = cfg.look.small_pieces > 0.0
+            && cfg.look.min_piece_scale > SMALL_PIECE_SCALE
+            && rng.random_bool(cfg.look.small_pieces);
         let look = board::BoardLook {
             theme: &theme,
             pieces: set,
             orientation,
             coordinates,
             cell,
-            piece_scale: rng.random_range(cfg.look.min_piece_scale..=1.0),
+            piece_scale: if small_pieces {
+                rng.random_range(SMALL_PIECE_SCALE..cfg.look.min_piece_scale)
+            } else {
+                piece_scale
+            },
+            small_pieces,
             frame,
             // Engraved shading is a print style (books), and needs room: below ~20 pixels
             // a square its lines only turn a white piece grey (such books print large).

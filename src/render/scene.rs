@@ -316,6 +316,7 @@ fn second_board(
             coordinates: Coordinates::None,
             cell: side / 8.0,
             piece_scale: 0.9,
+            small_pieces: false,
             frame: 0.0,
             shading: None,
             tint: None,
