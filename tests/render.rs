@@ -422,7 +422,11 @@ fn small_pieces_are_drawn_smaller() {
         "ink {ink_small} against {ink_plain}"
     );
     for i in 0..4 {
-        assert!(b.render(9, i).overlays.contains(&"small_pieces".to_string()));
+        assert!(
+            b.render(9, i)
+                .overlays
+                .contains(&"small_pieces".to_string())
+        );
     }
 }
 

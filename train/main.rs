@@ -59,7 +59,8 @@ struct Opts {
     #[arg(long, default_value = "flex")]
     backend: Backend,
     /// Also write mistakes-a.png and mistakes-b.png into --out: the misclassified
-    /// validation crops, enlarged, with their true and predicted classes.
+    /// validation crops, enlarged, with their true and predicted classes; and
+    /// mistakes-a.jsonl / mistakes-b.jsonl, a line each (board, row, column, classes).
     #[arg(long)]
     mistakes: bool,
     /// Continue the interrupted run in --out.

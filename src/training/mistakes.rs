@@ -64,6 +64,31 @@ pub fn mistake_sheet(set: &SquareSet, mistakes: &[Mistake], max: usize) -> Optio
     Some(to_rgb(&sheet))
 }
 
+/// One line of JSON a mistake, in crop order: which board of the set (a validation set
+/// holds every square of each board, 64 crops a board in image reading order), the
+/// square's row and column in the picture, what it is, what the model said and how sure,
+/// and the board's pixels of detail per square. A board with many lines is one picture
+/// read badly; many boards with one line each are a blind spot spread over the set.
+pub fn mistake_lines(set: &SquareSet, mistakes: &[Mistake]) -> String {
+    let mut shown: Vec<&Mistake> = mistakes.iter().filter(|m| m.index < set.len()).collect();
+    shown.sort_by_key(|m| m.index);
+    shown
+        .iter()
+        .map(|m| {
+            let line = serde_json::json!({
+                "board": m.index / 64,
+                "row": m.index % 64 / 8,
+                "column": m.index % 8,
+                "truth": m.truth.name(),
+                "predicted": m.predicted.name(),
+                "confidence": (f64::from(m.confidence) * 1000.0).round() / 1000.0,
+                "square_px": set.square_px.get(m.index).copied().unwrap_or(0),
+            });
+            format!("{line}\n")
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +115,40 @@ mod tests {
         assert_eq!(sheet.get_pixel(5, 5), &Rgb([255, 255, 255]));
         assert_eq!(sheet.get_pixel(16 + 5, 5), &Rgb([0, 0, 0]));
         assert!(mistake_sheet(&set, &[], 10).is_none());
+    }
+
+    #[test]
+    fn one_line_per_mistake_in_crop_order() {
+        let set = SquareSet {
+            size: 1,
+            pixels: vec![0u8; 3 * 200],
+            labels: vec![0; 200],
+            square_px: vec![13; 200],
+        };
+        let mistake = |index, confidence| Mistake {
+            index,
+            truth: SquareClass::from_name("wB").unwrap(),
+            predicted: SquareClass::from_name("wP").unwrap(),
+            confidence,
+        };
+        let text = mistake_lines(
+            &set,
+            &[mistake(140, 0.9), mistake(3, 0.6), mistake(900, 1.0)],
+        );
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // The crop past the set's end is left out; board 2's square 12 is row 1, column 4.
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["board"], 0);
+        assert_eq!(lines[0]["column"], 3);
+        assert_eq!(lines[1]["board"], 2);
+        assert_eq!(lines[1]["row"], 1);
+        assert_eq!(lines[1]["column"], 4);
+        assert_eq!(lines[1]["truth"], "wB");
+        assert_eq!(lines[1]["predicted"], "wP");
+        assert_eq!(lines[1]["confidence"], 0.9);
+        assert_eq!(lines[1]["square_px"], 13);
     }
 }

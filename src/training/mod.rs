@@ -182,7 +182,8 @@ pub struct RunOptions {
     pub train_sets: Vec<PieceSet>,
     /// Piece sets held out of training, for validation set (b).
     pub heldout_sets: Vec<PieceSet>,
-    /// Also write `mistakes-a.png` / `mistakes-b.png`: the misclassified validation crops.
+    /// Also write `mistakes-a.png` / `mistakes-b.png` (the misclassified validation crops)
+    /// and `mistakes-a.jsonl` / `mistakes-b.jsonl` (a line each: board, row, column, classes).
     pub mistake_sheets: bool,
 }
 

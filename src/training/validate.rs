@@ -5,7 +5,7 @@ use burn::module::Module;
 
 use super::data::make_squares;
 use super::eval::evaluate;
-use super::mistakes::mistake_sheet;
+use super::mistakes::{mistake_lines, mistake_sheet};
 use super::{ModelCard, RunOptions, TrainError, TrainingConfig};
 use crate::classifier::Classifier;
 use crate::classifier::checkpoint::{FORMAT_VERSION, parameter_count};
@@ -52,13 +52,16 @@ pub(super) fn validate(
         let set = make_squares(renderer, seed, cfg.val_boards, &cfg.sampling(1.0));
         // Every square of each board, in order: read as infer reads a board.
         let (metrics, mistakes) = evaluate(&classifier, &set, 256, true);
-        if run.mistake_sheets
-            && let Some(sheet) = mistake_sheet(&set, &mistakes, MISTAKES_SHOWN)
-        {
-            let path = out.join(format!("mistakes-{tag}.png"));
-            let bytes = crate::io::png_bytes(&sheet)
-                .map_err(|e| TrainError::Output(format!("{}: {e}", path.display())))?;
-            crate::io::atomic_write(&path, &bytes)
+        if run.mistake_sheets {
+            if let Some(sheet) = mistake_sheet(&set, &mistakes, MISTAKES_SHOWN) {
+                let path = out.join(format!("mistakes-{tag}.png"));
+                let bytes = crate::io::png_bytes(&sheet)
+                    .map_err(|e| TrainError::Output(format!("{}: {e}", path.display())))?;
+                crate::io::atomic_write(&path, &bytes)
+                    .map_err(|source| TrainError::Io { path, source })?;
+            }
+            let path = out.join(format!("mistakes-{tag}.jsonl"));
+            crate::io::atomic_write(&path, mistake_lines(&set, &mistakes).as_bytes())
                 .map_err(|source| TrainError::Io { path, source })?;
         }
         Ok::<_, TrainError>((name.to_string(), metrics))
