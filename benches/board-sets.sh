@@ -23,7 +23,8 @@ ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # Bumped when synth draws a seeded board differently: sets drawn before are redrawn.
 # 2 (session 24): sets whose white men have no dark ink are kept off book themes.
 # 3 (session 31): marker dots as faint as 8% (wmarks).
-version=3
+# 4 (session 37): engraved shading keeps its share of paper on small white men.
+version=4
 diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks greyb)
 
 need() {

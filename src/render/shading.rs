@@ -60,8 +60,12 @@ impl PieceShading {
         let white = color == shakmaty::Color::White;
         let mut out = piece.clone();
         let (w, h) = (out.width() as usize, out.height() as usize);
-        let period = (self.period * w as f32).max(2.0);
         let width = if white { self.width } else { self.width * 0.35 };
+        // A line is at least a pixel wide; on a small piece the period grows with it, so
+        // that the lines keep their share of the body. Held at two pixels, a white piece
+        // under one-pixel lines was half ink whatever its style, as dark as a black piece
+        // with light lines once blurred or shrunk.
+        let period = (self.period * w as f32).max(2.0).max(1.0 / self.width);
         let line = (period * width).max(1.0);
         // Light lines cut into a black piece stay thin next to the dark body (at most a
         // fifth of it): a small piece with one-pixel lines every two pixels would be as
@@ -137,6 +141,33 @@ mod tests {
         assert!((0..40).all(|y| (20..40).all(|x| data[(y * 40 + x) * 4 + 3] == 0)));
         // A white body given as a black piece is not its dark body: untouched.
         assert_eq!(shading.apply(&pm, shakmaty::Color::Black).data(), pm.data());
+    }
+
+    #[test]
+    fn small_white_pieces_keep_their_share_of_paper() {
+        // A 20-pixel body, lines a quarter of their period: a one-pixel line every four
+        // pixels, not every two.
+        let mut pm = Pixmap::new(20, 20).unwrap();
+        for px in pm.data_mut().chunks_mut(4) {
+            px.copy_from_slice(&[255, 255, 255, 255]);
+        }
+        for (angle, width) in [(0.0f32, 0.25f32), (45.0, 0.25), (0.0, 0.4), (-30.0, 0.3)] {
+            let (s, c) = angle.to_radians().sin_cos();
+            let shading = PieceShading {
+                period: 0.05,
+                width,
+                normal: (s, c),
+                from_x: 0.0,
+                ink: 0,
+                black_too: false,
+            };
+            let out = shading.apply(&pm, shakmaty::Color::White);
+            let dark = out.data().chunks(4).filter(|p| p[0] < 128).count() as f32 / 400.0;
+            assert!(
+                (width - 0.12..width + 0.12).contains(&dark),
+                "{dark} of the body inked at width {width}, angle {angle}"
+            );
+        }
     }
 
     #[test]
