@@ -1,5 +1,6 @@
 //! The single integration-test binary (one link of the Burn stack).
 
+mod augment;
 mod checkpoint;
 mod cli;
 mod fen_check;
