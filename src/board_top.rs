@@ -20,6 +20,12 @@ const SIDEWAYS_MIN_UNSURE: usize = 4;
 /// upright synthetic boards, exotic piece styles included, 2 boards (both already misread,
 /// 13-18 px squares) pass this and the halving of the unsure squares.
 const SIDEWAYS_MARGIN: f32 = 0.04;
+/// How much less sure than the kept reading the first model's own look at a quarter turn
+/// may be for the turn to be read in full (second model, board context). Every turn
+/// that won on the quarter-turned sets (qvw13, qpersp: 622 boards) looked at most 0.013
+/// less sure to the first model; on upright sets, about 80% of the sideways turns look
+/// less sure by more than this (BENCHMARKS.md, session 37).
+const GLANCE_SLACK: f32 = 0.04;
 
 /// One reading of a board: the outline it was cut with (its corners in the order top-left,
 /// top-right, bottom-right, bottom-left of the board as read), each square's class
@@ -31,6 +37,9 @@ pub struct Reading<C> {
     pub probs: Vec<[f32; 13]>,
     /// The crops read (kept for the later steps).
     pub crops: C,
+    /// [`sureness`] of the first model's own probabilities (before a second model's look):
+    /// what a quick look at this turn says.
+    pub glance: f32,
 }
 
 /// Settles the board's top from its first reading. A board turned near 45 degrees is read
@@ -39,18 +48,24 @@ pub struct Reading<C> {
 /// half turn when the top was ambiguous), and a turn is kept only when the classifier is
 /// clearly surer of it and unsure of at most half as many squares. Not a half turn
 /// otherwise: symbols that look the same upside down, on a board seen from black's side,
-/// would make it a coin toss. `read` cuts and reads the board with a relabelled outline.
+/// would make it a coin toss.
+///
+/// `read(quad, glance_bar)` cuts and reads the board with a relabelled outline. With a
+/// bar, it may stop after the first model's look and answer `None` when that look's
+/// [`sureness`] is not above the bar: a quarter turn the first model finds clearly less
+/// sure than the kept reading (`GLANCE_SLACK`) is not read in full (on an upright board
+/// full of unsure squares, the second model would re-read most squares of each sideways
+/// turn).
 pub fn settle_top<C, E>(
     first: Reading<C>,
     uncertain_below: f32,
-    mut read: impl FnMut(&Quad) -> Result<Reading<C>, E>,
+    mut read: impl FnMut(&Quad, Option<f32>) -> Result<Option<Reading<C>>, E>,
 ) -> Result<Reading<C>, E> {
     let mut best = first;
     // The reading of the near-45-degree choice that lost, so that it is not read again.
     let mut spare = None;
     let ambiguous = turn_degrees(&best.quad).abs() > AMBIGUOUS_TURN_DEGREES;
-    if ambiguous {
-        let mut other = read(&quarter_turn_nearer_upright(&best.quad))?;
+    if ambiguous && let Some(mut other) = read(&quarter_turn_nearer_upright(&best.quad), None)? {
         if sureness(&other.probs) > sureness(&best.probs) {
             std::mem::swap(&mut best, &mut other);
         }
@@ -67,7 +82,10 @@ pub fn settle_top<C, E>(
         let quad = turned_quad(&best.quad, turns);
         let turned = match spare.take_if(|r| r.quad == quad) {
             Some(already) => already,
-            None => read(&quad)?,
+            None => match read(&quad, Some(best.glance - GLANCE_SLACK))? {
+                Some(turned) => turned,
+                None => continue,
+            },
         };
         let s = sureness(&turned.probs);
         if s > bar && 2 * count_unsure(&turned.probs, uncertain_below) <= unsure {
@@ -210,27 +228,54 @@ mod tests {
                 p[1] = 1.0 - top;
                 p
             })
-            .collect();
+            .collect::<Vec<_>>();
+        // The first model's look says what the full reading says.
+        let glance = sureness(&probs);
         Reading {
             quad,
             probs,
             crops: (),
+            glance,
         }
     }
 
     /// Settles the top of an upright `q` whose reading in each relabelling (0-3 quarter
-    /// turns) has the given unsure squares; returns the turns of the kept reading and how
-    /// many readings were taken.
-    fn settle(q: Quad, unsure: [usize; 4]) -> (usize, usize) {
-        let mut reads = 0;
-        let kept = settle_top(reading(q, unsure[0]), 0.9, |quad| {
+    /// turns) has the given unsure squares; returns the turns of the kept reading, how
+    /// many readings were begun and how many of them were read in full.
+    fn settle_counted(q: Quad, unsure: [usize; 4]) -> (usize, usize, usize) {
+        let (mut reads, mut full) = (0, 0);
+        let kept = settle_top(reading(q, unsure[0]), 0.9, |quad, bar| {
             reads += 1;
             let turns = (0..4).find(|&t| turned_quad(&q, t) == *quad).unwrap();
-            Ok::<_, ()>(reading(*quad, unsure[turns]))
+            let r = reading(*quad, unsure[turns]);
+            if bar.is_some_and(|bar| r.glance <= bar) {
+                return Ok::<_, ()>(None);
+            }
+            full += 1;
+            Ok(Some(r))
         })
         .unwrap();
         let turns = (0..4).find(|&t| turned_quad(&q, t) == kept.quad).unwrap();
+        (turns, reads, full)
+    }
+
+    /// [`settle_counted`] without the count of full readings.
+    fn settle(q: Quad, unsure: [usize; 4]) -> (usize, usize) {
+        let (turns, reads, _) = settle_counted(q, unsure);
         (turns, reads)
+    }
+
+    #[test]
+    fn a_turn_the_first_look_finds_clearly_less_sure_is_not_read_in_full() {
+        let q = turn(5.0);
+        // Both sideways turns clearly less sure at first look: begun, neither read in full.
+        assert_eq!(settle_counted(q, [16, 30, 0, 30]), (0, 2, 0));
+        // One a little less sure (within the slack): read in full, and not kept.
+        assert_eq!(settle_counted(q, [16, 17, 0, 40]), (0, 2, 1));
+        // One surer at first look: that one is read in full, and kept.
+        assert_eq!(settle_counted(q, [16, 30, 40, 2]), (3, 2, 1));
+        // Near 45 degrees the other near-upright top is always read in full.
+        assert_eq!(settle_counted(turn(40.0), [2, 20, 20, 0]), (3, 1, 1));
     }
 
     #[test]

@@ -264,20 +264,29 @@ impl Recognizer {
         let t1 = Instant::now();
         let crops = cut(img, &board.quad, self.classifier.crop())?;
         let t2 = Instant::now();
-        let image_probs = self.classifier.read_board(&crops);
         // The finder only knows the board's geometry; the pieces tell which edge is its top.
-        let first = Reading {
-            quad: board.quad,
-            probs: image_probs,
-            crops,
+        // A reading begins with the first model's own look (its sureness is the glance) and
+        // is finished by the second model and the board context.
+        let look = |crops: &[RgbImage]| {
+            let own = self.classifier.first_reading(crops);
+            let glance = board_top::sureness(&own.probs);
+            (own, glance)
         };
-        let settled = board_top::settle_top(first, opts.uncertain_below, |quad| {
+        let finish = |quad: &Quad, crops: Vec<RgbImage>, (own, glance)| Reading {
+            quad: *quad,
+            probs: self.classifier.finish_board(&crops, own),
+            crops,
+            glance,
+        };
+        let first_look = look(&crops);
+        let first = finish(&board.quad, crops, first_look);
+        let settled = board_top::settle_top(first, opts.uncertain_below, |quad, glance_bar| {
             let crops = cut(img, quad, self.classifier.crop())?;
-            Ok::<_, RecognizeError>(Reading {
-                quad: *quad,
-                probs: self.classifier.read_board(&crops),
-                crops,
-            })
+            let quick = look(&crops);
+            if glance_bar.is_some_and(|bar| quick.1 <= bar) {
+                return Ok::<_, RecognizeError>(None);
+            }
+            Ok(Some(finish(quad, crops, quick)))
         })?;
         board.quad = settled.quad;
         let (mut image_probs, mut crops) = (settled.probs, settled.crops);

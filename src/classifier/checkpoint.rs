@@ -309,7 +309,13 @@ impl Classifier {
     /// [`Self::probabilities`], then corrected by the board context when the checkpoint
     /// has one.
     pub fn read_board(&self, crops: &[RgbImage]) -> Vec<[f32; 13]> {
-        let reading = self.reading(crops);
+        self.finish_board(crops, self.first_reading(crops))
+    }
+
+    /// [`Self::read_board`] from this (the first) model's own reading of the same crops
+    /// ([`Self::first_reading`]): the second model's look and the board context.
+    pub fn finish_board(&self, crops: &[RgbImage], first: Reading) -> Vec<[f32; 13]> {
+        let reading = self.second_look(crops, first);
         match &self.board_context {
             Some(context) => context.apply(&reading),
             None => reading.probs,
@@ -390,6 +396,13 @@ impl Classifier {
     /// What [`Self::probabilities`] gives, with what this (the first) model saw of each
     /// crop: the inputs of its head.
     pub fn reading(&self, crops: &[RgbImage]) -> Reading {
+        self.second_look(crops, self.first_reading(crops))
+    }
+
+    /// This model alone, without its second model: a quick look at a board (about half
+    /// of [`Self::read_board`]'s time on a board it is unsure of), and where a full
+    /// reading starts.
+    pub fn first_reading(&self, crops: &[RgbImage]) -> Reading {
         let plain = plain_squares(crops, &self.spec.crop);
         let read: Vec<usize> = (0..crops.len()).filter(|&i| !plain[i]).collect();
         let feature_len = self.spec.model.widths.last().copied().unwrap_or(0);
@@ -408,12 +421,16 @@ impl Classifier {
                 reading.features[i * feature_len..(i + 1) * feature_len].copy_from_slice(f);
             }
         }
+        reading
+    }
+
+    /// `reading` (this model's own, [`Self::first_reading`]) with the second model's
+    /// probabilities blended in on the crops this one is unsure of.
+    fn second_look(&self, crops: &[RgbImage], mut reading: Reading) -> Reading {
         if let Some((second, opinion)) = &self.second {
             let probs = &mut reading.probs;
-            let unsure: Vec<usize> = read
-                .iter()
-                .copied()
-                .filter(|&i| top_probability(&probs[i]) < opinion.below)
+            let unsure: Vec<usize> = (0..probs.len())
+                .filter(|&i| reading.read[i] && top_probability(&probs[i]) < opinion.below)
                 .collect();
             let again: Vec<&RgbImage> = unsure.iter().map(|&i| &crops[i]).collect();
             for (&i, q) in unsure.iter().zip(second.own_reading(&again).0) {
