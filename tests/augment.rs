@@ -211,6 +211,12 @@ fn inner_lines_and_marks_are_drawn_only_when_asked_for() {
         "{} of 8 book boards with inner lines",
         lined.len()
     );
+    let marked = augmented_book_themes(|c| c.look.inner_marks = 1.0, "inner_marks", 19, 8);
+    assert!(
+        marked.len() >= 2,
+        "{} of 8 book boards with inner marks",
+        marked.len()
+    );
 }
 
 #[test]
