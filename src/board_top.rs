@@ -37,8 +37,8 @@ pub struct Reading<C> {
     pub probs: Vec<[f32; 13]>,
     /// The crops read (kept for the later steps).
     pub crops: C,
-    /// [`sureness`] of the first model's own probabilities (before a second model's look):
-    /// what a quick look at this turn says.
+    /// Mean log top probability (`sureness`) of the first model's own probabilities, before
+    /// a second model's look: what a quick look at this turn says.
     pub glance: f32,
 }
 
@@ -51,11 +51,11 @@ pub struct Reading<C> {
 /// would make it a coin toss.
 ///
 /// `read(quad, glance_bar)` cuts and reads the board with a relabelled outline. With a
-/// bar, it may stop after the first model's look and answer `None` when that look's
-/// [`sureness`] is not above the bar: a quarter turn the first model finds clearly less
-/// sure than the kept reading (`GLANCE_SLACK`) is not read in full (on an upright board
-/// full of unsure squares, the second model would re-read most squares of each sideways
-/// turn).
+/// bar, it may stop after the first model's look and answer `None` when that look's mean
+/// log top probability (`sureness`) is not above the bar: a quarter turn the first model
+/// finds clearly less sure than the kept reading (`GLANCE_SLACK`) is not read in full (on
+/// an upright board full of unsure squares, the second model would re-read most squares
+/// of each sideways turn).
 pub fn settle_top<C, E>(
     first: Reading<C>,
     uncertain_below: f32,

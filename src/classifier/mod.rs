@@ -8,6 +8,7 @@ pub mod builtin;
 pub mod checkpoint;
 pub mod fused;
 pub mod model;
+pub mod reader;
 pub mod seeded;
 pub mod soup;
 
