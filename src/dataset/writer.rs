@@ -300,6 +300,8 @@ pub struct BoardSquares {
     pub crops: Vec<image::RgbImage>,
     /// Side of a square in pixels of detail (see [`crate::render::Rendered::square_px`]).
     pub square_px: f32,
+    /// Name of the piece set the board was drawn with.
+    pub piece_set: String,
 }
 
 /// The 64 crops of board `index` with their true classes, in image reading order. The
@@ -330,5 +332,6 @@ pub fn board_squares(
         classes,
         crops,
         square_px: r.square_px,
+        piece_set: r.piece_set.clone(),
     }
 }

@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::TrainError;
 use super::eval::SquareMetrics;
 
+/// Piece sets listed per validation set in card.md (the least accurate).
+const BY_SET_SHOWN: usize = 10;
+
 /// The result: metrics per validation set, written to the model card.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ModelCard {
@@ -90,6 +93,20 @@ pub fn write_card(out: &Path, card: &ModelCard) -> Result<(), TrainError> {
                 b.label(),
                 b.squares,
                 b.accuracy * 100.0
+            );
+        }
+    }
+    md += &format!(
+        "\nAccuracy by piece set (the {BY_SET_SHOWN} least accurate of each validation set):\n\n| validation set | piece set | squares | accuracy |\n|---|---|---|---|\n"
+    );
+    for (name, m) in &card.validation {
+        for s in m.by_piece_set.iter().take(BY_SET_SHOWN) {
+            md += &format!(
+                "| {} | {} | {} | {:.2}% |\n",
+                name.split(':').next().unwrap_or(name),
+                s.piece_set,
+                s.squares,
+                s.accuracy * 100.0
             );
         }
     }

@@ -23,9 +23,20 @@ pub struct SquareSet {
     /// Pixels of detail per square of the board each crop came from (rounded, at most 255;
     /// see [`crate::render::Rendered::square_px`]): for accuracy by resolution.
     pub square_px: Vec<u8>,
+    /// Piece set of the board each crop came from, as an index into `piece_sets` (empty
+    /// when not recorded): for accuracy by piece set.
+    pub piece_set: Vec<u16>,
+    /// Names of the piece sets `piece_set` points into.
+    pub piece_sets: Vec<String>,
 }
 
 impl SquareSet {
+    /// Name of the piece set crop `i` was drawn with, when the set records it.
+    pub fn piece_set_of(&self, i: usize) -> Option<&str> {
+        let k = *self.piece_set.get(i)?;
+        self.piece_sets.get(k as usize).map(String::as_str)
+    }
+
     /// Number of crops.
     pub fn len(&self) -> usize {
         self.labels.len()
@@ -87,7 +98,7 @@ pub fn make_squares(
     sampling: &SquareSampling,
 ) -> SquareSet {
     let size = sampling.crop.size as usize;
-    let per_board: Vec<(Vec<u8>, Vec<u8>, u8)> = (0..boards)
+    let per_board: Vec<(Vec<u8>, Vec<u8>, u8, String)> = (0..boards)
         .into_par_iter()
         .map(|i| {
             let board = board_squares(renderer, seed, i, &sampling.crop, sampling.corner_jitter);
@@ -101,17 +112,27 @@ pub fn make_squares(
                 px.extend_from_slice(crop.as_raw());
                 labels.push(class.index() as u8);
             }
-            (px, labels, board.square_px.round().clamp(0.0, 255.0) as u8)
+            let square_px = board.square_px.round().clamp(0.0, 255.0) as u8;
+            (px, labels, square_px, board.piece_set)
         })
         .collect();
     let mut set = SquareSet {
         size,
         ..SquareSet::default()
     };
-    for (px, labels, square_px) in per_board {
+    for (px, labels, square_px, piece_set) in per_board {
+        let k = match set.piece_sets.iter().position(|n| *n == piece_set) {
+            Some(k) => k,
+            None => {
+                set.piece_sets.push(piece_set);
+                set.piece_sets.len() - 1
+            }
+        };
         set.pixels.extend(px);
         set.square_px
             .extend(std::iter::repeat_n(square_px, labels.len()));
+        set.piece_set
+            .extend(std::iter::repeat_n(k as u16, labels.len()));
         set.labels.extend(labels);
     }
     set

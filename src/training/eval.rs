@@ -19,6 +19,21 @@ pub struct SquareMetrics {
     /// mistakes are.
     #[serde(default)]
     pub by_resolution: Vec<ResolutionBucket>,
+    /// Accuracy by piece set (by name), least accurate first: which styles the model
+    /// reads worst.
+    #[serde(default)]
+    pub by_piece_set: Vec<PieceSetAccuracy>,
+}
+
+/// Accuracy on the squares of the boards drawn with one piece set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PieceSetAccuracy {
+    /// The set's name.
+    pub piece_set: String,
+    /// Squares of its boards.
+    pub squares: usize,
+    /// Share classified correctly.
+    pub accuracy: f64,
 }
 
 /// Accuracy on the squares of boards within a range of resolutions.
@@ -70,6 +85,27 @@ impl SquareMetrics {
     }
 }
 
+/// Accuracy per piece set from `(squares, correct)` counts, least accurate first (ties by
+/// name); sets without squares left out.
+fn by_piece_set(names: &[String], counts: &[(usize, usize)]) -> Vec<PieceSetAccuracy> {
+    let mut v: Vec<PieceSetAccuracy> = names
+        .iter()
+        .zip(counts)
+        .filter(|(_, c)| c.0 > 0)
+        .map(|(name, &(n, right))| PieceSetAccuracy {
+            piece_set: name.clone(),
+            squares: n,
+            accuracy: right as f64 / n as f64,
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        a.accuracy
+            .total_cmp(&b.accuracy)
+            .then_with(|| a.piece_set.cmp(&b.piece_set))
+    });
+    v
+}
+
 /// One misclassified crop of a square set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mistake {
@@ -102,6 +138,8 @@ pub fn evaluate(
     // (squares, correct) per resolution bucket.
     let mut buckets = [(0usize, 0usize); RESOLUTION_EDGES.len()];
     let bucket_of = |px: u8| RESOLUTION_EDGES.iter().rposition(|&e| px >= e).unwrap_or(0);
+    // (squares, correct) per piece set, as `set.piece_sets`.
+    let mut per_set = vec![(0usize, 0usize); set.piece_sets.len()];
     let n = set.len();
     let indices: Vec<usize> = (0..n).collect();
     for chunk in indices.chunks(batch.max(1)) {
@@ -133,6 +171,14 @@ pub fn evaluate(
             }
             let b = &mut buckets[bucket_of(set.square_px.get(i).copied().unwrap_or(0))];
             b.0 += 1;
+            let s = set
+                .piece_set
+                .get(i)
+                .and_then(|&k| per_set.get_mut(k as usize));
+            if let Some(s) = s {
+                s.0 += 1;
+                s.1 += usize::from(t == p);
+            }
             if t == p {
                 correct += 1;
                 b.1 += 1;
@@ -158,6 +204,25 @@ pub fn evaluate(
                 accuracy: right as f64 / n as f64,
             })
             .collect(),
+        by_piece_set: by_piece_set(&set.piece_sets, &per_set),
     };
     (metrics, mistakes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_sets_least_accurate_first_and_empty_ones_left_out() {
+        let names: Vec<String> = ["alpha", "maya", "pixel", "unused"]
+            .map(String::from)
+            .to_vec();
+        let v = by_piece_set(&names, &[(64, 64), (128, 120), (64, 56), (0, 0)]);
+        let order: Vec<&str> = v.iter().map(|s| s.piece_set.as_str()).collect();
+        assert_eq!(order, ["pixel", "maya", "alpha"]);
+        assert_eq!(v[1].squares, 128);
+        assert!((v[1].accuracy - 120.0 / 128.0).abs() < 1e-12);
+        assert_eq!(v[2].accuracy, 1.0);
+    }
 }

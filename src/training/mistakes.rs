@@ -67,7 +67,7 @@ pub fn mistake_sheet(set: &SquareSet, mistakes: &[Mistake], max: usize) -> Optio
 /// One line of JSON a mistake, in crop order: which board of the set (a validation set
 /// holds every square of each board, 64 crops a board in image reading order), the
 /// square's row and column in the picture, what it is, what the model said and how sure,
-/// and the board's pixels of detail per square. A board with many lines is one picture
+/// and the board's pixels of detail per square and piece set. A board with many lines is one picture
 /// read badly; many boards with one line each are a blind spot spread over the set.
 pub fn mistake_lines(set: &SquareSet, mistakes: &[Mistake]) -> String {
     let mut shown: Vec<&Mistake> = mistakes.iter().filter(|m| m.index < set.len()).collect();
@@ -83,6 +83,7 @@ pub fn mistake_lines(set: &SquareSet, mistakes: &[Mistake]) -> String {
                 "predicted": m.predicted.name(),
                 "confidence": (f64::from(m.confidence) * 1000.0).round() / 1000.0,
                 "square_px": set.square_px.get(m.index).copied().unwrap_or(0),
+                "piece_set": set.piece_set_of(m.index).unwrap_or(""),
             });
             format!("{line}\n")
         })
@@ -102,6 +103,7 @@ mod tests {
             pixels: [vec![0u8; 48], vec![255u8; 48]].concat(),
             labels: vec![1, 7],
             square_px: vec![20, 30],
+            ..SquareSet::default()
         };
         let mistake = |index, confidence| Mistake {
             index,
@@ -124,6 +126,8 @@ mod tests {
             pixels: vec![0u8; 3 * 200],
             labels: vec![0; 200],
             square_px: vec![13; 200],
+            piece_set: vec![1; 200],
+            piece_sets: vec!["alpha".into(), "maya".into()],
         };
         let mistake = |index, confidence| Mistake {
             index,
@@ -150,5 +154,6 @@ mod tests {
         assert_eq!(lines[1]["predicted"], "wP");
         assert_eq!(lines[1]["confidence"], 0.9);
         assert_eq!(lines[1]["square_px"], 13);
+        assert_eq!(lines[1]["piece_set"], "maya");
     }
 }
