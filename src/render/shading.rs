@@ -62,10 +62,10 @@ impl PieceShading {
         let (w, h) = (out.width() as usize, out.height() as usize);
         let width = if white { self.width } else { self.width * 0.35 };
         // A line is at least a pixel wide; on a small piece the period grows with it, so
-        // that the lines keep their share of the body. Held at two pixels, a white piece
-        // under one-pixel lines was half ink whatever its style, as dark as a black piece
-        // with light lines once blurred or shrunk.
-        let period = (self.period * w as f32).max(2.0).max(1.0 / self.width);
+        // that the lines keep their share of the body (widths under a half: at least two
+        // pixels). Held at two pixels, a white piece under one-pixel lines was half ink
+        // whatever its style, as dark as a black piece with light lines once shrunk.
+        let period = (self.period * w as f32).max(1.0 / self.width);
         let line = (period * width).max(1.0);
         // Light lines cut into a black piece stay thin next to the dark body (at most a
         // fifth of it): a small piece with one-pixel lines every two pixels would be as
