@@ -25,7 +25,8 @@ ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # 3 (session 31): marker dots as faint as 8% (wmarks).
 # 4 (session 37): engraved shading keeps its share of paper on small white men.
 version=4
-diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks greyb)
+diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks greyb
+  stau)
 
 need() {
   for d in "$@"; do
@@ -126,7 +127,12 @@ EOF
   one squashed --count 300 --seed 79 --config "$cfg/squashed.json" "${P[@]}"
   one wmarks --count 300 --seed 81 --config "$cfg/wmarks.json" "${P[@]}"
   one greyb --count 300 --seed 83 --config "$cfg/greyb.json" "${P[@]}"
-  echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7)"
+  # Turned 3D-looking men (session 38): synth's procedural Staunton sets. Seed 1 is for
+  # training recipes ($dir/staunton), seed 2 only ever drawn here (stau).
+  $bin/synth staunton --out "$dir/staunton" --count 12 --seed 1 --overwrite 2> /dev/null
+  $bin/synth staunton --out "$dir/staunton-eval" --count 8 --seed 2 --overwrite 2> /dev/null
+  one stau --count 300 --seed 85 --config $WB --pieces "$dir/staunton-eval"
+  echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7, ST = --pieces $dir/staunton)"
 }
 
 evaluate() {

@@ -20,6 +20,7 @@ pub mod scene;
 pub mod shading;
 pub mod sheet;
 pub mod sprite_pieces;
+pub mod staunton;
 pub mod text;
 pub mod theme;
 pub mod xorshift;

@@ -40,7 +40,7 @@ pub struct PieceTint {
 }
 
 /// An RGB colour from hue (0..1), saturation and value.
-fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
+pub(crate) fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
     let i = (h * 6.0).floor();
     let f = h * 6.0 - i;
     let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));

@@ -96,9 +96,16 @@ pub fn write_card(out: &Path, card: &ModelCard) -> Result<(), TrainError> {
             );
         }
     }
-    md += &format!(
-        "\nAccuracy by piece set (the {BY_SET_SHOWN} least accurate of each validation set):\n\n| validation set | piece set | squares | accuracy |\n|---|---|---|---|\n"
-    );
+    // Cards measured before per-set accuracy was recorded have no rows: no empty table.
+    if card
+        .validation
+        .iter()
+        .any(|(_, m)| !m.by_piece_set.is_empty())
+    {
+        md += &format!(
+            "\nAccuracy by piece set (the {BY_SET_SHOWN} least accurate of each validation set):\n\n| validation set | piece set | squares | accuracy |\n|---|---|---|---|\n"
+        );
+    }
     for (name, m) in &card.validation {
         for s in m.by_piece_set.iter().take(BY_SET_SHOWN) {
             md += &format!(
@@ -115,4 +122,58 @@ pub fn write_card(out: &Path, card: &ModelCard) -> Result<(), TrainError> {
     }
     let path = out.join("card.md");
     crate::io::atomic_write(&path, md.as_bytes()).map_err(|source| TrainError::Io { path, source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::training::eval::PieceSetAccuracy;
+
+    fn card(by_piece_set: Vec<PieceSetAccuracy>) -> ModelCard {
+        let metrics = SquareMetrics {
+            squares: 64,
+            accuracy: 0.5,
+            confusion: vec![vec![0; 13]; 13],
+            by_resolution: Vec::new(),
+            by_piece_set,
+        };
+        ModelCard {
+            format_version: 1,
+            parameters: 10,
+            weights_bytes: 40,
+            steps: 1,
+            init: None,
+            train_piece_sets: vec!["alpha".into()],
+            heldout_piece_sets: Vec::new(),
+            backend: "flex".into(),
+            train_seconds: 1.0,
+            validation: vec![("a: seen sets".into(), metrics)],
+            notes: Vec::new(),
+        }
+    }
+
+    fn written(card: &ModelCard, name: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("fenscan-card-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_card(&dir, card).unwrap();
+        let md = std::fs::read_to_string(dir.join("card.md")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        md
+    }
+
+    #[test]
+    fn piece_set_table_only_when_it_has_rows() {
+        let md = written(&card(Vec::new()), "empty");
+        assert!(!md.contains("Accuracy by piece set"), "{md}");
+        let md = written(
+            &card(vec![PieceSetAccuracy {
+                piece_set: "maya".into(),
+                squares: 64,
+                accuracy: 0.5,
+            }]),
+            "rows",
+        );
+        assert!(md.contains("Accuracy by piece set"), "{md}");
+        assert!(md.contains("| a | maya | 64 | 50.00% |"), "{md}");
+    }
 }
