@@ -197,8 +197,10 @@ fn run(opts: Opts) -> Result<()> {
             if count == 0 {
                 bail!("--count must be at least 1");
             }
-            let first = out.join(format!("staunton-{seed}-000"));
-            refuse_overwrite(&first, overwrite)?;
+            for i in 0..count {
+                let name = fenscan::render::staunton::staunton_set_name(seed, i);
+                refuse_overwrite(&out.join(name), overwrite)?;
+            }
             let names = fenscan::render::staunton::write_staunton_sets(&out, seed, count)
                 .with_context(|| format!("cannot write piece sets into {}", out.display()))?;
             eprintln!("wrote {} piece sets into {}", names.len(), out.display());

@@ -114,12 +114,17 @@ pub fn staunton_set(seed: u64, index: u64) -> Vec<(SquareClass, String)> {
         .collect()
 }
 
+/// The folder (and set) name of set `index` of the run seeded `seed`.
+pub fn staunton_set_name(seed: u64, index: u64) -> String {
+    format!("staunton-{seed}-{index:03}")
+}
+
 /// Writes sets `0..count` of the run seeded `seed` into `out/staunton-<seed>-<i>/`, each
 /// file atomically. Returns the folders written.
 pub fn write_staunton_sets(out: &Path, seed: u64, count: u64) -> std::io::Result<Vec<String>> {
     let mut names = Vec::new();
     for i in 0..count {
-        let name = format!("staunton-{seed}-{i:03}");
+        let name = staunton_set_name(seed, i);
         let dir = out.join(&name);
         std::fs::create_dir_all(&dir)?;
         for (class, doc) in staunton_set(seed, i) {
@@ -228,15 +233,12 @@ fn svg(shape: &Shape, style: &SetStyle, colour: usize) -> String {
         }
     }
     for m in &shape.marks {
+        // A closed mark is a part of its own (a queen's ball), shaded like the body.
         let closed = m.len() > 3 && m.first() == m.last();
-        let fill = if closed {
-            format!("url(#round)\" stroke=\"{line}")
-        } else {
-            format!("none\" stroke=\"{line}")
-        };
+        let fill = if closed { "url(#round)" } else { "none" };
         let _ = writeln!(
             doc,
-            "<path d=\"{}\" fill=\"{fill}\" stroke-width=\"1.2\" stroke-linecap=\"round\"/>",
+            "<path d=\"{}\" fill=\"{fill}\" stroke=\"{line}\" stroke-width=\"1.2\" stroke-linecap=\"round\"/>",
             path(m, closed)
         );
     }
