@@ -7,9 +7,10 @@ use resvg::tiny_skia::{PathBuilder, Pixmap, PixmapPaint, Rect, Stroke, Transform
 use serde::{Deserialize, Serialize};
 
 use super::config::OverlayConfig;
-use super::hatching::show_through;
+use super::hatching::{Hatching, show_through};
 use super::labels::{inside_coordinates, outside_coordinates};
-use super::overlay::{self, Grid};
+use super::marks;
+use super::overlay::Grid;
 use super::pieces::PieceSet;
 use super::shading::PieceShading;
 use super::theme::{Theme, is_book_theme, paint, paint_squares};
@@ -164,41 +165,78 @@ pub fn draw_board(
     };
 
     // Under the pieces.
-    if rng.random_bool(cfg.last_move) {
-        for _ in 0..2 {
-            let s = rng.random_range(0..64usize);
-            overlay::highlight(&mut pm, &grid, (s / 8, s % 8), rng);
-        }
-        overlays.push("last_move".into());
-    }
-    if rng.random_bool(cfg.marks) {
-        for _ in 0..rng.random_range(1..=4) {
-            let s = rng.random_range(0..64usize);
-            overlay::highlight(&mut pm, &grid, (s / 8, s % 8), rng);
-        }
-        overlays.push("marks".into());
-    }
-    // Guarded so a zero probability draws nothing from the generator: seeded sets drawn
-    // before these overlays existed stay byte for byte the same.
-    if cfg.frames > 0.0 && rng.random_bool(cfg.frames) {
-        for _ in 0..rng.random_range(1..=3) {
-            let s = rng.random_range(0..64usize);
-            overlay::inset_frame(&mut pm, &grid, (s / 8, s % 8), rng);
-        }
-        overlays.push("frames".into());
-    }
-    if rng.random_bool(cfg.check_glow) {
-        let kings: Vec<usize> = (0..64).filter(|&i| matches!(placement.0[look.orientation.placement_index(i / 8, i % 8)], SquareClass::Piece(p) if p.role == shakmaty::Role::King)).collect();
-        if let Some(&k) = kings.get(rng.random_range(0..kings.len().max(1))) {
-            overlay::check_glow(&mut pm, &grid, (k / 8, k % 8));
-            overlays.push("check".into());
-        }
-    }
+    marks::under_pieces(
+        &mut pm,
+        &grid,
+        placement,
+        look.orientation,
+        cfg,
+        rng,
+        &mut overlays,
+    );
     if look.coordinates == Coordinates::Inside {
         inside_coordinates(&mut pm, &grid, look, rng);
     }
 
-    // Pieces.
+    draw_pieces(
+        &mut pm,
+        &grid,
+        placement,
+        look,
+        typeset,
+        hatch_through,
+        rng,
+        &mut overlays,
+    );
+
+    // Over the pieces.
+    marks::over_pieces(&mut pm, &grid, &occupied, cfg, rng, &mut overlays);
+    if look.coordinates == Coordinates::Outside {
+        outside_coordinates(&mut pm, &grid, look, margin - look.frame * 2.0, rng);
+    }
+    if look.frame > 0.0 {
+        let mut pb = PathBuilder::new();
+        let f = look.frame;
+        if let Some(r) = Rect::from_xywh(grid.x - f / 2.0, grid.y - f / 2.0, side + f, side + f) {
+            pb.push_rect(r);
+        }
+        if let Some(path) = pb.finish() {
+            let stroke = Stroke {
+                width: f,
+                ..Stroke::default()
+            };
+            pm.stroke_path(
+                &path,
+                &paint([0, 0, 0], 255),
+                &stroke,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+    Some(DrawnBoard {
+        pixmap: pm,
+        grid,
+        overlays,
+        line_gap,
+    })
+}
+
+/// The men, restyled as `look` asks (each restyled raster made once per board), at their
+/// squares' centres with a little jitter; over a paper rim on dark squares of a book
+/// board when it draws one, and under hatch lines showing through when asked.
+#[allow(clippy::too_many_arguments)]
+fn draw_pieces(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    placement: &Placement,
+    look: &BoardLook<'_>,
+    typeset: bool,
+    hatch_through: Option<(Hatching, f32)>,
+    rng: &mut impl Rng,
+    overlays: &mut Vec<String>,
+) {
+    let cell = grid.cell;
     if look.shading.is_some() {
         overlays.push("shaded_pieces".into());
     }
@@ -359,100 +397,6 @@ pub fn draw_board(
     if marked.iter().any(|(src, done)| src.data() != done.data()) {
         overlays.push("inner_marks".into());
     }
-
-    // Over the pieces.
-    if rng.random_bool(cfg.move_dots) {
-        let from = rng.random_range(0..64usize);
-        for _ in 0..rng.random_range(1..=6) {
-            let s = rng.random_range(0..64usize);
-            if s != from {
-                overlay::move_dot(&mut pm, &grid, (s / 8, s % 8), occupied(s / 8, s % 8));
-            }
-        }
-        overlays.push("move_dots".into());
-    }
-    if rng.random_bool(cfg.circles) {
-        for _ in 0..rng.random_range(1..=3) {
-            let s = rng.random_range(0..64usize);
-            overlay::circle(&mut pm, &grid, (s / 8, s % 8), rng);
-        }
-        overlays.push("circles".into());
-    }
-    if rng.random_bool(cfg.arrows) {
-        for _ in 0..rng.random_range(1..=4) {
-            let from = rng.random_range(0..64usize);
-            let to = if rng.random_bool(0.3) {
-                // a knight jump, when one fits on the board
-                let (r, c) = ((from / 8) as i32, (from % 8) as i32);
-                let jumps = [
-                    (1, 2),
-                    (2, 1),
-                    (-1, 2),
-                    (-2, 1),
-                    (1, -2),
-                    (2, -1),
-                    (-1, -2),
-                    (-2, -1),
-                ];
-                let (jr, jc) = jumps[rng.random_range(0..8)];
-                let (nr, nc) = (r + jr, c + jc);
-                if (0..8).contains(&nr) && (0..8).contains(&nc) {
-                    (nr * 8 + nc) as usize
-                } else {
-                    rng.random_range(0..64)
-                }
-            } else {
-                rng.random_range(0..64)
-            };
-            if to != from {
-                overlay::arrow(&mut pm, &grid, (from / 8, from % 8), (to / 8, to % 8), rng);
-            }
-        }
-        overlays.push("arrows".into());
-    }
-    if cfg.dots > 0.0 && rng.random_bool(cfg.dots) {
-        for _ in 0..rng.random_range(1..=6) {
-            let s = rng.random_range(0..64usize);
-            overlay::marker_dot(&mut pm, &grid, (s / 8, s % 8), rng);
-        }
-        overlays.push("dots".into());
-    }
-    if cfg.crosses > 0.0 && rng.random_bool(cfg.crosses) {
-        for _ in 0..rng.random_range(1..=3) {
-            let s = rng.random_range(0..64usize);
-            overlay::cross_mark(&mut pm, &grid, (s / 8, s % 8), rng);
-        }
-        overlays.push("crosses".into());
-    }
-    if look.coordinates == Coordinates::Outside {
-        outside_coordinates(&mut pm, &grid, look, margin - look.frame * 2.0, rng);
-    }
-    if look.frame > 0.0 {
-        let mut pb = PathBuilder::new();
-        let f = look.frame;
-        if let Some(r) = Rect::from_xywh(grid.x - f / 2.0, grid.y - f / 2.0, side + f, side + f) {
-            pb.push_rect(r);
-        }
-        if let Some(path) = pb.finish() {
-            let stroke = Stroke {
-                width: f,
-                ..Stroke::default()
-            };
-            pm.stroke_path(
-                &path,
-                &paint([0, 0, 0], 255),
-                &stroke,
-                Transform::identity(),
-                None,
-            );
-        }
-    }
-    Some(DrawnBoard {
-        pixmap: pm,
-        grid,
-        overlays,
-        line_gap,
-    })
 }
 
 /// How often a diagram font with hatched glyphs typesets a book-theme board itself.

@@ -8,6 +8,7 @@ pub mod font_pieces;
 pub mod hatching;
 pub mod inner_line;
 mod labels;
+mod marks;
 pub mod noise;
 pub mod overlay;
 pub mod piece_warp;

@@ -1,0 +1,128 @@
+//! The marks apps draw on a board: highlighted squares, frames and check glows under the
+//! men; move dots, circles, arrows, marker dots and crosses over them. Each kind is drawn
+//! with its overlay's probability and named in the board's overlay list.
+
+use rand::{Rng, RngExt};
+use resvg::tiny_skia::Pixmap;
+
+use super::board::Orientation;
+use super::config::OverlayConfig;
+use super::overlay::{self, Grid};
+use crate::class::SquareClass;
+use crate::placement::Placement;
+
+/// The marks under the men (drawn before them).
+pub(super) fn under_pieces(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    placement: &Placement,
+    orientation: Orientation,
+    cfg: &OverlayConfig,
+    rng: &mut impl Rng,
+    overlays: &mut Vec<String>,
+) {
+    if rng.random_bool(cfg.last_move) {
+        for _ in 0..2 {
+            let s = rng.random_range(0..64usize);
+            overlay::highlight(pm, grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("last_move".into());
+    }
+    if rng.random_bool(cfg.marks) {
+        for _ in 0..rng.random_range(1..=4) {
+            let s = rng.random_range(0..64usize);
+            overlay::highlight(pm, grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("marks".into());
+    }
+    // Guarded so a zero probability draws nothing from the generator: seeded sets drawn
+    // before these overlays existed stay byte for byte the same.
+    if cfg.frames > 0.0 && rng.random_bool(cfg.frames) {
+        for _ in 0..rng.random_range(1..=3) {
+            let s = rng.random_range(0..64usize);
+            overlay::inset_frame(pm, grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("frames".into());
+    }
+    if rng.random_bool(cfg.check_glow) {
+        let kings: Vec<usize> = (0..64).filter(|&i| matches!(placement.0[orientation.placement_index(i / 8, i % 8)], SquareClass::Piece(p) if p.role == shakmaty::Role::King)).collect();
+        if let Some(&k) = kings.get(rng.random_range(0..kings.len().max(1))) {
+            overlay::check_glow(pm, grid, (k / 8, k % 8));
+            overlays.push("check".into());
+        }
+    }
+}
+
+/// The marks over the men (drawn after them); `occupied(row, col)` says where a man stands.
+pub(super) fn over_pieces(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    occupied: &dyn Fn(usize, usize) -> bool,
+    cfg: &OverlayConfig,
+    rng: &mut impl Rng,
+    overlays: &mut Vec<String>,
+) {
+    if rng.random_bool(cfg.move_dots) {
+        let from = rng.random_range(0..64usize);
+        for _ in 0..rng.random_range(1..=6) {
+            let s = rng.random_range(0..64usize);
+            if s != from {
+                overlay::move_dot(pm, grid, (s / 8, s % 8), occupied(s / 8, s % 8));
+            }
+        }
+        overlays.push("move_dots".into());
+    }
+    if rng.random_bool(cfg.circles) {
+        for _ in 0..rng.random_range(1..=3) {
+            let s = rng.random_range(0..64usize);
+            overlay::circle(pm, grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("circles".into());
+    }
+    if rng.random_bool(cfg.arrows) {
+        for _ in 0..rng.random_range(1..=4) {
+            let from = rng.random_range(0..64usize);
+            let to = if rng.random_bool(0.3) {
+                // a knight jump, when one fits on the board
+                let (r, c) = ((from / 8) as i32, (from % 8) as i32);
+                let jumps = [
+                    (1, 2),
+                    (2, 1),
+                    (-1, 2),
+                    (-2, 1),
+                    (1, -2),
+                    (2, -1),
+                    (-1, -2),
+                    (-2, -1),
+                ];
+                let (jr, jc) = jumps[rng.random_range(0..8)];
+                let (nr, nc) = (r + jr, c + jc);
+                if (0..8).contains(&nr) && (0..8).contains(&nc) {
+                    (nr * 8 + nc) as usize
+                } else {
+                    rng.random_range(0..64)
+                }
+            } else {
+                rng.random_range(0..64)
+            };
+            if to != from {
+                overlay::arrow(pm, grid, (from / 8, from % 8), (to / 8, to % 8), rng);
+            }
+        }
+        overlays.push("arrows".into());
+    }
+    if cfg.dots > 0.0 && rng.random_bool(cfg.dots) {
+        for _ in 0..rng.random_range(1..=6) {
+            let s = rng.random_range(0..64usize);
+            overlay::marker_dot(pm, grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("dots".into());
+    }
+    if cfg.crosses > 0.0 && rng.random_bool(cfg.crosses) {
+        for _ in 0..rng.random_range(1..=3) {
+            let s = rng.random_range(0..64usize);
+            overlay::cross_mark(pm, grid, (s / 8, s % 8), rng);
+        }
+        overlays.push("crosses".into());
+    }
+}
