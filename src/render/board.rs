@@ -178,7 +178,7 @@ pub fn draw_board(
         inside_coordinates(&mut pm, &grid, look, rng);
     }
 
-    draw_pieces(
+    overlays.extend(draw_pieces(
         &mut pm,
         &grid,
         placement,
@@ -186,8 +186,7 @@ pub fn draw_board(
         typeset,
         hatch_through,
         rng,
-        &mut overlays,
-    );
+    ));
 
     // Over the pieces.
     marks::over_pieces(&mut pm, &grid, &occupied, cfg, rng, &mut overlays);
@@ -224,8 +223,8 @@ pub fn draw_board(
 
 /// The men, restyled as `look` asks (each restyled raster made once per board), at their
 /// squares' centres with a little jitter; over a paper rim on dark squares of a book
-/// board when it draws one, and under hatch lines showing through when asked.
-#[allow(clippy::too_many_arguments)]
+/// board when it draws one, and under hatch lines showing through when asked. Returns the
+/// names of the restylings drawn, for the board's overlay list.
 fn draw_pieces(
     pm: &mut Pixmap,
     grid: &Grid,
@@ -234,9 +233,9 @@ fn draw_pieces(
     typeset: bool,
     hatch_through: Option<(Hatching, f32)>,
     rng: &mut impl Rng,
-    overlays: &mut Vec<String>,
-) {
+) -> Vec<String> {
     let cell = grid.cell;
+    let mut overlays = Vec::new();
     if look.shading.is_some() {
         overlays.push("shaded_pieces".into());
     }
@@ -397,6 +396,7 @@ fn draw_pieces(
     if marked.iter().any(|(src, done)| src.data() != done.data()) {
         overlays.push("inner_marks".into());
     }
+    overlays
 }
 
 /// How often a diagram font with hatched glyphs typesets a book-theme board itself.
