@@ -22,26 +22,19 @@ pub(super) fn under_pieces(
     overlays: &mut Vec<String>,
 ) {
     if rng.random_bool(cfg.last_move) {
-        for _ in 0..2 {
-            let s = rng.random_range(0..64usize);
-            overlay::highlight(pm, grid, (s / 8, s % 8), rng);
-        }
+        on_random_squares(pm, grid, rng, 2, overlay::highlight);
         overlays.push("last_move".into());
     }
     if rng.random_bool(cfg.marks) {
-        for _ in 0..rng.random_range(1..=4) {
-            let s = rng.random_range(0..64usize);
-            overlay::highlight(pm, grid, (s / 8, s % 8), rng);
-        }
+        let count = rng.random_range(1..=4);
+        on_random_squares(pm, grid, rng, count, overlay::highlight);
         overlays.push("marks".into());
     }
     // Guarded so a zero probability draws nothing from the generator: seeded sets drawn
     // before these overlays existed stay byte for byte the same.
     if cfg.frames > 0.0 && rng.random_bool(cfg.frames) {
-        for _ in 0..rng.random_range(1..=3) {
-            let s = rng.random_range(0..64usize);
-            overlay::inset_frame(pm, grid, (s / 8, s % 8), rng);
-        }
+        let count = rng.random_range(1..=3);
+        on_random_squares(pm, grid, rng, count, overlay::inset_frame);
         overlays.push("frames".into());
     }
     if rng.random_bool(cfg.check_glow) {
@@ -73,10 +66,8 @@ pub(super) fn over_pieces(
         overlays.push("move_dots".into());
     }
     if rng.random_bool(cfg.circles) {
-        for _ in 0..rng.random_range(1..=3) {
-            let s = rng.random_range(0..64usize);
-            overlay::circle(pm, grid, (s / 8, s % 8), rng);
-        }
+        let count = rng.random_range(1..=3);
+        on_random_squares(pm, grid, rng, count, overlay::circle);
         overlays.push("circles".into());
     }
     if rng.random_bool(cfg.arrows) {
@@ -112,17 +103,29 @@ pub(super) fn over_pieces(
         overlays.push("arrows".into());
     }
     if cfg.dots > 0.0 && rng.random_bool(cfg.dots) {
-        for _ in 0..rng.random_range(1..=6) {
-            let s = rng.random_range(0..64usize);
-            overlay::marker_dot(pm, grid, (s / 8, s % 8), rng);
-        }
+        let count = rng.random_range(1..=6);
+        on_random_squares(pm, grid, rng, count, overlay::marker_dot);
         overlays.push("dots".into());
     }
     if cfg.crosses > 0.0 && rng.random_bool(cfg.crosses) {
-        for _ in 0..rng.random_range(1..=3) {
-            let s = rng.random_range(0..64usize);
-            overlay::cross_mark(pm, grid, (s / 8, s % 8), rng);
-        }
+        let count = rng.random_range(1..=3);
+        on_random_squares(pm, grid, rng, count, overlay::cross_mark);
         overlays.push("crosses".into());
+    }
+}
+
+/// Draws `mark` on `count` squares drawn at random (one may come twice). `count` is an
+/// `i32` as the loops this replaced drew it: another integer type draws other numbers
+/// from the generator, and seeded sets would change.
+fn on_random_squares<R: Rng>(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    rng: &mut R,
+    count: i32,
+    mark: fn(&mut Pixmap, &Grid, (usize, usize), &mut R),
+) {
+    for _ in 0..count {
+        let s = rng.random_range(0..64usize);
+        mark(pm, grid, (s / 8, s % 8), rng);
     }
 }
