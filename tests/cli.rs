@@ -122,6 +122,34 @@ fn a_piece_set_that_is_not_a_folder_is_named_with_the_reason() {
     }
 }
 
+#[test]
+fn synth_staunton_writes_sets_and_keeps_existing_ones() {
+    let tmp = TempDir::new("cli-staunton");
+    let out = tmp.join("sets");
+    let out = out.to_str().unwrap();
+    let args = ["staunton", "--out", out, "--count", "2", "--seed", "3"];
+    assert_exit(&run_bin("synth", &args), 0);
+    let king = tmp.join("sets/staunton-3-001/wK.svg");
+    let drawn = std::fs::read(&king).unwrap();
+    // Any set of the run already there (not only the first) refuses the run, and nothing
+    // is touched.
+    std::fs::write(&king, b"edited").unwrap();
+    std::fs::remove_dir_all(tmp.join("sets/staunton-3-000")).unwrap();
+    let again = run_bin(
+        "synth",
+        &["staunton", "--out", out, "--count", "3", "--seed", "3"],
+    );
+    assert_exit(&again, 2);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--overwrite"));
+    assert_eq!(std::fs::read(&king).unwrap(), b"edited");
+    assert!(!tmp.join("sets/staunton-3-000").exists());
+    assert!(!tmp.join("sets/staunton-3-002").exists());
+    // --overwrite draws the same sets again.
+    let args = [&args[..], &["--overwrite"]].concat();
+    assert_exit(&run_bin("synth", &args), 0);
+    assert_eq!(std::fs::read(&king).unwrap(), drawn);
+}
+
 fn crc32(data: &[u8]) -> u32 {
     let mut crc = 0xffff_ffffu32;
     for &b in data {
