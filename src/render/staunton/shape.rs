@@ -2,6 +2,7 @@
 //! the knight's head as an outline, in the 100 x 100 view box.
 
 use rand::{Rng, RngExt};
+use shakmaty::Role;
 
 use super::{CENTRE, GROUND, SetStyle};
 
@@ -19,18 +20,18 @@ pub(super) struct Shape {
 /// A turned profile: (height above ground, half-width) from the ground up.
 type Profile = Vec<(f32, f32)>;
 
-pub(super) fn shape(kind: char, style: &SetStyle, rng: &mut impl Rng) -> Shape {
+pub(super) fn shape(role: Role, style: &SetStyle, rng: &mut impl Rng) -> Shape {
     let k = style.king;
     let mut j = |x: f32| x * (1.0 + rng.random_range(-style.wobble..=style.wobble));
     let g = style.girth;
     // Standard proportions (fractions of the king's height), then each man's own strays.
-    let (height, base) = match kind {
-        'P' => (0.55, 0.21),
-        'N' => (0.74, 0.23),
-        'B' => (0.8, 0.22),
-        'R' => (0.6, 0.23),
-        'Q' => (0.9, 0.24),
-        _ => (1.0, 0.25),
+    let (height, base) = match role {
+        Role::Pawn => (0.55, 0.21),
+        Role::Knight => (0.74, 0.23),
+        Role::Bishop => (0.8, 0.22),
+        Role::Rook => (0.6, 0.23),
+        Role::Queen => (0.9, 0.24),
+        Role::King => (1.0, 0.25),
     };
     let h = j(height) * k;
     let bw = j(base) * k * g;
@@ -47,8 +48,8 @@ pub(super) fn shape(kind: char, style: &SetStyle, rng: &mut impl Rng) -> Shape {
     // The head (top) of the silhouette, left to right, in (height, signed x) pairs.
     let mut top: Vec<(f32, f32)> = Vec::new();
     let w = |x: f32| x * k * g;
-    match kind {
-        'N' => {
+    match role {
+        Role::Knight => {
             // A horse's head on the plinth, looking left; mirrored below when it looks right.
             let head = [
                 (0.30, 0.00),
@@ -107,7 +108,7 @@ pub(super) fn shape(kind: char, style: &SetStyle, rng: &mut impl Rng) -> Shape {
             }
             return shape;
         }
-        'R' => {
+        Role::Rook => {
             // A tower, a flared top and its battlements.
             let body = w(j(0.14));
             let crown = body * j(1.3);
@@ -136,7 +137,7 @@ pub(super) fn shape(kind: char, style: &SetStyle, rng: &mut impl Rng) -> Shape {
         _ => {
             // A stem to a collar, then the man's head.
             let stem = w(j(0.14));
-            let collar_at = h * j(if kind == 'P' { 0.5 } else { 0.55 }).min(0.7);
+            let collar_at = h * j(if role == Role::Pawn { 0.5 } else { 0.55 }).min(0.7);
             let collar = w(j(0.12));
             let neck = w(j(0.065));
             profile.extend([
@@ -148,12 +149,12 @@ pub(super) fn shape(kind: char, style: &SetStyle, rng: &mut impl Rng) -> Shape {
                 (collar_at + 1.4, neck),
             ]);
             rings.push((collar_at, collar));
-            match kind {
-                'P' => {
+            match role {
+                Role::Pawn => {
                     let r = w(j(0.12));
                     ball(&mut profile, h - r, r, neck);
                 }
-                'B' => {
+                Role::Bishop => {
                     // The mitre, a slanted cut across it, a knob on top.
                     let knob = w(0.035);
                     let tip = h - 2.0 * knob;
@@ -173,7 +174,7 @@ pub(super) fn shape(kind: char, style: &SetStyle, rng: &mut impl Rng) -> Shape {
                         [CENTRE + widest * 0.3, cut(0.45)],
                     ]);
                 }
-                'Q' => {
+                Role::Queen => {
                     // A cup flaring to a crown of points, a ball on top.
                     let rim = w(j(0.15));
                     let cup_top = h * 0.86;
