@@ -26,7 +26,7 @@ pub enum SquareClass {
 }
 
 /// Roles in class-index order.
-const ROLES: [Role; 6] = [
+pub(crate) const ROLES: [Role; 6] = [
     Role::Pawn,
     Role::Knight,
     Role::Bishop,

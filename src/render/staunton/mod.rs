@@ -13,10 +13,9 @@ use std::path::Path;
 
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use shakmaty::Role;
 
 use super::restyle::hsv;
-use crate::class::SquareClass;
+use crate::class::{ROLES, SquareClass};
 
 mod shape;
 use shape::{Shape, shape};
@@ -103,20 +102,12 @@ pub fn staunton_set(seed: u64, index: u64) -> Vec<(SquareClass, String)> {
         ChaCha8Rng::seed_from_u64(seed.wrapping_add(index.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
     let style = SetStyle::random(&mut rng);
     // One shape per kind, shared by both colours (as a real set is turned).
-    let roles = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
-    let shapes: Vec<Shape> = roles.iter().map(|&r| shape(r, &style, &mut rng)).collect();
+    let shapes: Vec<Shape> = ROLES.iter().map(|&r| shape(r, &style, &mut rng)).collect();
     SquareClass::ALL
         .iter()
         .filter_map(|&class| match class {
             SquareClass::Piece(p) => {
-                let shape = &shapes[roles.iter().position(|&r| r == p.role)?];
+                let shape = &shapes[ROLES.iter().position(|&r| r == p.role)?];
                 let colour = usize::from(p.color == shakmaty::Color::Black);
                 Some((class, svg(shape, &style, colour)))
             }
