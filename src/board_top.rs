@@ -103,7 +103,7 @@ pub fn settle_top<C, E>(
         let s = sureness(&turned.probs);
         if s > bar
             && 2 * count_unsure(&turned.probs, uncertain_below) <= unsure
-            && men(&turned.probs) >= MIN_MEN_SHARE * men(&best.probs)
+            && sees_most_men(&turned.probs, &best.probs)
         {
             bar = s;
             turned_best = Some(turned);
@@ -172,14 +172,18 @@ pub fn quarter_turn_nearer_upright(q: &Quad) -> Quad {
 /// Whether reading `a` beats `b` as the board's top near 45 degrees: the one that sees
 /// under `MIN_MEN_SHARE` of the other's men loses; otherwise the surer one wins.
 fn surer_with_the_men(a: &[[f32; 13]], b: &[[f32; 13]]) -> bool {
-    let (men_a, men_b) = (men(a), men(b));
-    if men_a < MIN_MEN_SHARE * men_b {
+    if !sees_most_men(a, b) {
         false
-    } else if men_b < MIN_MEN_SHARE * men_a {
+    } else if !sees_most_men(b, a) {
         true
     } else {
         sureness(a) > sureness(b)
     }
+}
+
+/// Whether reading `a` sees at least `MIN_MEN_SHARE` of the men reading `b` sees.
+fn sees_most_men(a: &[[f32; 13]], b: &[[f32; 13]]) -> bool {
+    men(a) >= MIN_MEN_SHARE * men(b)
 }
 
 /// The men a reading sees: the sum over its squares of the probability of not being empty.
