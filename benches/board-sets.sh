@@ -26,7 +26,7 @@ ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # 4 (session 37): engraved shading keeps its share of paper on small white men.
 version=4
 diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks greyb
-  stau)
+  stau moves)
 
 need() {
   for d in "$@"; do
@@ -70,6 +70,10 @@ draw() {
   # Black men as the white men's drawing with a grey body (session 33: XBoard's men).
   echo '{"look": {"black_bottom": 0.0, "grey_black_men": 1.0}}' > "$cfg/greyb.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0, "inner_marks": 1.0}}' > "$cfg/mbook.json"
+  # A move just played, highlighted as apps do, on 70% of the boards (never on printed
+  # ones), labelled (session 39: `infer eval`'s last-move counts); the two random
+  # highlighted squares of the default mix off, its other marks on.
+  echo '{"look": {"black_bottom": 0.0}, "overlays": {"played_move": 0.7, "last_move": 0.0}}' > "$cfg/moves.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0}, "degrade": {"sharpen": {"probability": 1.0, "strength": 2.0}}}' > "$cfg/sbook.json"
   cat > "$cfg/dbook.json" <<'EOF'
 {"look": {"black_bottom": 0.0, "book_theme": 1.0}, "scene": {"min_board": 150, "max_board": 320},
@@ -132,6 +136,7 @@ EOF
   $bin/synth staunton --out "$dir/staunton" --count 12 --seed 1 --overwrite 2> /dev/null
   $bin/synth staunton --out "$dir/staunton-eval" --count 8 --seed 2 --overwrite 2> /dev/null
   one stau --count 300 --seed 85 --config $WB --pieces "$dir/staunton-eval"
+  one moves --count 300 --seed 87 --config "$cfg/moves.json" "${P[@]}"
   echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7, ST = --pieces $dir/staunton)"
 }
 

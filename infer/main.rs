@@ -11,7 +11,9 @@ use fenscan::classifier::{BUILTIN_NAME, Backend, Classifier};
 use fenscan::fen::check::check_text;
 use fenscan::fen::parse::parse_fen;
 use fenscan::lookalike::LookalikeConfig;
-use fenscan::recognize::{CastlingChoice, FenFields, RecognizeOptions, Recognizer};
+use fenscan::recognize::{
+    CastlingChoice, EpChoice, FenFields, RecognizeOptions, Recognizer, TurnChoice,
+};
 use fenscan::relook::RelookConfig;
 use fenscan::render::Orientation;
 use indicatif::ProgressBar;
@@ -114,13 +116,16 @@ struct ReadArgs {
     images: Vec<PathBuf>,
     #[command(flatten)]
     model: ModelArgs,
-    /// Side to move: w or b.
-    #[arg(long, default_value = "w", value_parser = ["w", "b"])]
-    to_move: String,
+    /// Side to move: w, b, or auto (the side that did not play the last move the picture
+    /// highlights; white when it shows none). Without it: white, and a note when the
+    /// picture's last move says otherwise.
+    #[arg(long, value_parser = ["w", "b", "auto"])]
+    to_move: Option<String>,
     /// Castling rights: `-` (none), `auto` (every right the placement allows) or e.g. `KQkq`.
     #[arg(long, default_value = "-")]
     castling: String,
-    /// En-passant square (e.g. e3) or `-`.
+    /// En-passant square (e.g. e3), `-`, or auto (the square a pawn's highlighted double
+    /// step passed over, when a pawn of the other side stands beside it ready to take).
     #[arg(long, default_value = "-")]
     ep: String,
     /// Half-move clock.
@@ -220,14 +225,17 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
 
 fn fen_fields(a: &ReadArgs) -> Result<FenFields> {
     // Parse the user's fields through the FEN parser so they get the same strict checks.
-    let castling = if a.castling == "auto" {
-        "-"
-    } else {
-        a.castling.as_str()
-    };
+    fn auto_or<'a>(v: &'a str, stand_in: &'static str) -> &'a str {
+        if v == "auto" { stand_in } else { v }
+    }
+    let castling = auto_or(&a.castling, "-");
+    let to_move = a.to_move.as_deref().unwrap_or("w");
     let probe = format!(
         "8/8/8/8/8/8/8/8 {} {castling} {} {} {}",
-        a.to_move, a.ep, a.halfmove, a.fullmove
+        auto_or(to_move, "w"),
+        auto_or(&a.ep, "-"),
+        a.halfmove,
+        a.fullmove
     );
     let input = parse_fen(&probe).map_err(|errs| {
         anyhow::anyhow!(
@@ -240,13 +248,21 @@ fn fen_fields(a: &ReadArgs) -> Result<FenFields> {
     })?;
     let f = input.fen;
     Ok(FenFields {
-        turn: f.turn,
+        turn: if to_move == "auto" {
+            TurnChoice::FromLastMove
+        } else {
+            TurnChoice::Given(f.turn)
+        },
         castling: if a.castling == "auto" {
             CastlingChoice::Auto
         } else {
             CastlingChoice::Explicit(f.castling)
         },
-        ep_square: f.ep_square,
+        ep: if a.ep == "auto" {
+            EpChoice::FromLastMove
+        } else {
+            EpChoice::Given(f.ep_square)
+        },
         halfmove: f.halfmove,
         fullmove: f.fullmove,
     })
@@ -351,7 +367,7 @@ fn read(a: ReadArgs) -> Result<Exit> {
         })
         .collect();
     pb.finish_and_clear();
-    output::print_results(&results, a.json, many)
+    output::print_results(&results, a.json, many, a.to_move.is_some())
 }
 
 fn eval(set: &Path, report: Option<&Path>, model: &ModelArgs) -> Result<Exit> {

@@ -130,6 +130,7 @@ pub fn print_results(
     results: &[(std::path::PathBuf, Result<Outcome, String>)],
     json: bool,
     many: bool,
+    turn_given: bool,
 ) -> Result<Exit> {
     let mut worst = Exit::Ok;
     if json {
@@ -175,7 +176,7 @@ pub fn print_results(
                 match (&o.recognition, &o.boards) {
                     (Some(r), _) => {
                         println!("{prefix}{}", r.fen);
-                        print_notes(&prefix, r);
+                        print_notes(&prefix, r, turn_given);
                     }
                     (None, Some(boards)) => {
                         for (k, r) in boards.iter().enumerate() {
@@ -193,7 +194,7 @@ pub fn print_results(
                                     x0, x1, y0, y1
                                 );
                             }
-                            print_notes(&prefix, r);
+                            print_notes(&prefix, r, turn_given);
                         }
                     }
                     (None, None) => {
@@ -212,7 +213,8 @@ pub fn print_results(
 /// on the hard default mix (BENCHMARKS.md, unseen piece styles).
 const MANY_UNSURE: usize = 8;
 
-fn print_notes(prefix: &str, r: &Recognition) {
+/// `turn_given`: the user named the side to move (else it is white by default).
+fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
     let o = &r.orientation;
     eprintln!(
         "{prefix}board seen from {}'s side ({:?}, {:.0}% sure); side to move, castling, en passant and clocks are not in a picture: given as `{} {} {} {} {}`",
@@ -233,6 +235,7 @@ fn print_notes(prefix: &str, r: &Recognition) {
         r.fen.halfmove,
         r.fen.fullmove
     );
+    print_last_move(prefix, r, turn_given);
     let turned = match r.picture_top {
         PictureTop::Top => None,
         PictureTop::Right => Some("turned a quarter clockwise: the board's top is at its right"),
@@ -318,6 +321,47 @@ fn print_notes(prefix: &str, r: &Recognition) {
         if p.severity != Severity::Note {
             eprintln!("{prefix}{p}");
         }
+    }
+}
+
+/// What the last move the picture highlights says about the side to move, and about the
+/// en-passant square when it was asked for.
+fn print_last_move(prefix: &str, r: &Recognition, turn_given: bool) {
+    use fenscan::class::color_name;
+    use fenscan::recognize::FieldSource;
+    match (r.last_move, r.turn_from) {
+        (Some(m), FieldSource::LastMove) => eprintln!(
+            "{prefix}the picture highlights {}'s last move {}: {} to move",
+            color_name(m.mover()),
+            m.uci(),
+            color_name(m.to_move())
+        ),
+        (Some(m), _) if m.to_move() != r.fen.turn => eprintln!(
+            "{prefix}note: the picture highlights {}'s last move {}, so {} is probably to move, \
+             not {}{}",
+            color_name(m.mover()),
+            m.uci(),
+            color_name(m.to_move()),
+            color_name(r.fen.turn),
+            if turn_given {
+                ""
+            } else {
+                " (--to-move b, or --to-move auto to take the side from the picture)"
+            }
+        ),
+        (Some(m), _) => eprintln!(
+            "{prefix}the picture highlights {}'s last move {}",
+            color_name(m.mover()),
+            m.uci()
+        ),
+        (None, FieldSource::Default) => eprintln!(
+            "{prefix}no last move is highlighted in the picture: white to move assumed \
+             (--to-move b if not)"
+        ),
+        (None, _) => {}
+    }
+    if let (FieldSource::LastMove, Some(ep)) = (r.ep_from, r.fen.ep_square) {
+        eprintln!("{prefix}en passant on {ep}: the last move was a pawn's double step");
     }
 }
 

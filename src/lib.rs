@@ -15,13 +15,13 @@
 //!
 //! ```
 //! use fenscan::classifier::{Backend, Classifier};
-//! use fenscan::recognize::{RecognizeOptions, Recognizer};
+//! use fenscan::recognize::{RecognizeOptions, Recognizer, TurnChoice};
 //!
 //! let image = fenscan::io::open_image("data/samples/sample.png".as_ref())?;
 //! let recognizer = Recognizer::new(Classifier::builtin(Backend::Flex)?);
 //! let mut options = RecognizeOptions::default();
 //! // What the picture cannot show comes from the user (here: black to move).
-//! options.fields.turn = shakmaty::Color::Black;
+//! options.fields.turn = TurnChoice::Given(shakmaty::Color::Black);
 //! let read = recognizer.recognize(&image, &options)?;
 //! assert_eq!(
 //!     read.fen.to_string(),
@@ -67,6 +67,7 @@ pub mod debug_image;
 pub mod decode;
 pub mod eval;
 pub mod io;
+pub mod last_move;
 pub mod levels;
 pub mod lookalike;
 pub mod orientation;

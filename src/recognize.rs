@@ -19,6 +19,7 @@ use crate::decode::{
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
 use crate::fen::{Castling, Fen};
+use crate::last_move::{self, LastMove};
 use crate::levels::{self, BoardTones};
 use crate::lookalike::{self, LookalikeConfig};
 use crate::orientation::{OrientationDecision, OrientationSource, from_reading};
@@ -39,15 +40,48 @@ pub enum CastlingChoice {
     Auto,
 }
 
+/// Side to move to write into the FEN.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TurnChoice {
+    /// This side (default white).
+    Given(Color),
+    /// The side that did not play the last move the picture highlights (see
+    /// [`crate::last_move`]); white when it shows none.
+    FromLastMove,
+}
+
+/// En-passant square to write into the FEN.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EpChoice {
+    /// This square, or none (default).
+    Given(Option<Square>),
+    /// The square a pawn passed over when the highlighted last move is its double step
+    /// and a pawn of the other side stands beside it, ready to take (the convention of
+    /// writing the square only when the capture is there); none otherwise.
+    FromLastMove,
+}
+
+/// Where a FEN field came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldSource {
+    /// The caller gave it.
+    Given,
+    /// The last move the picture highlights.
+    LastMove,
+    /// Asked from the last move, but the picture shows none: the default.
+    Default,
+}
+
 /// The fields a picture cannot show, given by the user.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FenFields {
     /// Side to move (default white).
-    pub turn: Color,
+    pub turn: TurnChoice,
     /// Castling rights (default none).
     pub castling: CastlingChoice,
-    /// En-passant square.
-    pub ep_square: Option<Square>,
+    /// En-passant square (default none).
+    pub ep: EpChoice,
     /// Half-move clock.
     pub halfmove: u32,
     /// Full-move number.
@@ -57,9 +91,9 @@ pub struct FenFields {
 impl Default for FenFields {
     fn default() -> Self {
         FenFields {
-            turn: Color::White,
+            turn: TurnChoice::Given(Color::White),
             castling: CastlingChoice::Explicit(Castling::NONE),
-            ep_square: None,
+            ep: EpChoice::Given(None),
             halfmove: 0,
             fullmove: 1,
         }
@@ -150,6 +184,13 @@ pub struct Recognition {
     pub relooked: Vec<Square>,
     /// Unsure squares compared with a clearly read twin on the board.
     pub twins: Vec<TwinReading>,
+    /// The last move the picture highlights, when it clearly shows one (see
+    /// [`crate::last_move`]).
+    pub last_move: Option<LastMove>,
+    /// Where the side to move came from.
+    pub turn_from: FieldSource,
+    /// Where the en-passant square came from.
+    pub ep_from: FieldSource,
     /// Squares the chess constraints changed.
     pub changes: Vec<Change>,
     /// Whether the chess constraints were applied.
@@ -436,16 +477,37 @@ impl Recognizer {
             })
             .cloned()
             .collect();
+        // The grounds in true squares' order, as the placement.
+        let image_grounds = last_move::grounds(&crops, self.classifier.crop().context);
+        let grounds: Vec<last_move::Ground> = (0..image_grounds.len().min(64))
+            .map(|i| match orientation.orientation {
+                Orientation::White => image_grounds[i],
+                Orientation::Black => image_grounds[63 - i],
+            })
+            .collect();
+        let last_move = last_move::find(&grounds, &placement);
         let f = &opts.fields;
         let castling = match f.castling {
             CastlingChoice::Explicit(c) => c,
             CastlingChoice::Auto => Castling::possible(&placement),
         };
+        let (turn, turn_from) = match (f.turn, last_move) {
+            (TurnChoice::Given(c), _) => (c, FieldSource::Given),
+            (TurnChoice::FromLastMove, Some(m)) => (m.to_move(), FieldSource::LastMove),
+            (TurnChoice::FromLastMove, None) => (Color::White, FieldSource::Default),
+        };
+        let (ep_square, ep_from) = match (f.ep, last_move) {
+            (EpChoice::Given(s), _) => (s, FieldSource::Given),
+            (EpChoice::FromLastMove, Some(m)) => {
+                (en_passant_after(&m, &placement), FieldSource::LastMove)
+            }
+            (EpChoice::FromLastMove, None) => (None, FieldSource::Default),
+        };
         let fen = Fen {
             placement,
-            turn: f.turn,
+            turn,
             castling,
-            ep_square: f.ep_square,
+            ep_square,
             halfmove: f.halfmove,
             fullmove: f.fullmove,
         };
@@ -466,12 +528,31 @@ impl Recognizer {
             relooked,
             tones,
             twins,
+            last_move,
+            turn_from,
+            ep_from,
             changes,
             constraints,
             problems,
             timings_ms: [find_ms, ms(t1, t2), ms(t2, t3), ms(t3, t4)],
         })
     }
+}
+
+/// The en-passant square after `m`: the square a pawn's double step passed over, when a
+/// pawn of the other side stands beside it on its rank, ready to take.
+fn en_passant_after(m: &LastMove, placement: &Placement) -> Option<Square> {
+    let over = m.double_step_over()?;
+    let taker = SquareClass::Piece(shakmaty::Piece {
+        color: !m.mover(),
+        role: shakmaty::Role::Pawn,
+    });
+    let file = i32::from(m.to.file());
+    [file - 1, file + 1]
+        .into_iter()
+        .filter_map(|f| u32::try_from(f).ok().filter(|&f| f < 8))
+        .any(|f| placement.get(Square::from_coords(shakmaty::File::new(f), m.to.rank())) == taker)
+        .then_some(over)
 }
 
 /// A board after the first one found in a picture is kept only with fewer unsure squares.

@@ -350,9 +350,17 @@ fn json_output_has_the_fields() {
         "changes",
         "problems",
         "lichess_url",
+        "turn_from",
+        "ep_from",
     ] {
         assert!(!v[key].is_null(), "missing {key}: {v}");
     }
+    // The sample highlights no move: none named, and the side given by the user.
+    assert!(
+        v["last_move"].is_null() && v.get("last_move").is_some(),
+        "{v}"
+    );
+    assert_eq!(v["turn_from"], "given");
     let tones = &v["tones"];
     assert!(tones["dark"].as_f64().unwrap() < tones["mid"].as_f64().unwrap());
     assert!(tones["mid"].as_f64().unwrap() < tones["light"].as_f64().unwrap());

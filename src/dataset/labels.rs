@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::last_move::MoveSquares;
 use crate::placement::Placement;
 use crate::render::{Coordinates, Orientation, Rendered, SquareCorners};
 
@@ -30,6 +31,9 @@ pub struct LabelRecord {
     pub overlays: Vec<String>,
     /// Scene and degradation effects applied.
     pub effects: Vec<String>,
+    /// The move shown as just played, as `e2e4` (`overlays.played_move`); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_move: Option<MoveSquares>,
 }
 
 impl LabelRecord {
@@ -47,6 +51,7 @@ impl LabelRecord {
             coordinates: r.coordinates,
             overlays: r.overlays.clone(),
             effects: r.effects.clone(),
+            last_move: r.last_move,
         }
     }
 }

@@ -35,6 +35,16 @@ impl Orientation {
             Orientation::Black => 63 - (row * 8 + col),
         }
     }
+
+    /// Where the square `sq` is displayed: `(row, col)` from the picture's top left.
+    pub fn displayed(self, sq: shakmaty::Square) -> (usize, usize) {
+        let reading = crate::placement::reading_index(sq);
+        let shown = match self {
+            Orientation::White => reading,
+            Orientation::Black => 63 - reading,
+        };
+        (shown / 8, shown % 8)
+    }
 }
 
 /// Where coordinates are drawn.
@@ -59,6 +69,8 @@ pub struct DrawnBoard {
     pub overlays: Vec<String>,
     /// Paper between the lines of hatched or lined dark squares, in pixels across the lines.
     pub line_gap: Option<f32>,
+    /// The move shown as just played (`overlays.played_move`), if any.
+    pub last_move: Option<crate::last_move::MoveSquares>,
 }
 
 /// Everything that decides how one board looks.
@@ -165,15 +177,7 @@ pub fn draw_board(
     };
 
     // Under the pieces.
-    marks::under_pieces(
-        &mut pm,
-        &grid,
-        placement,
-        look.orientation,
-        cfg,
-        rng,
-        &mut overlays,
-    );
+    let last_move = marks::under_pieces(&mut pm, &grid, placement, look, cfg, rng, &mut overlays);
     if look.coordinates == Coordinates::Inside {
         inside_coordinates(&mut pm, &grid, look, rng);
     }
@@ -218,6 +222,7 @@ pub fn draw_board(
         grid,
         overlays,
         line_gap,
+        last_move,
     })
 }
 

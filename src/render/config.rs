@@ -48,6 +48,11 @@ pub struct OverlayConfig {
     /// 1-3 X marks across squares (python-chess's marked squares, a book's crossed-out
     /// square), over any piece. Default 0, as `frames`.
     pub crosses: f64,
+    /// A move just played, highlighted as apps do: its two squares (the one it left, empty,
+    /// and the man's square now) tinted in one app colour, and written to the board's label
+    /// (`last_move`). Default 0, as `frames`; the `moves` board set measures
+    /// [`crate::last_move`] with it.
+    pub played_move: f64,
 }
 
 impl OverlayConfig {
@@ -62,6 +67,7 @@ impl OverlayConfig {
         frames: 0.0,
         dots: 0.0,
         crosses: 0.0,
+        played_move: 0.0,
     };
 }
 
@@ -77,6 +83,7 @@ impl Default for OverlayConfig {
             frames: 0.0,
             dots: 0.0,
             crosses: 0.0,
+            played_move: 0.0,
         }
     }
 }
@@ -418,6 +425,7 @@ impl SynthConfig {
             ("overlays.frames", self.overlays.frames),
             ("overlays.dots", self.overlays.dots),
             ("overlays.crosses", self.overlays.crosses),
+            ("overlays.played_move", self.overlays.played_move),
             ("overlays.arrows", self.overlays.arrows),
             ("scene.cropped", self.scene.cropped),
             ("scene.quarter_turn", self.scene.quarter_turn),

@@ -5,22 +5,26 @@
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::Pixmap;
 
-use super::board::Orientation;
+use super::board::BoardLook;
 use super::config::OverlayConfig;
 use super::overlay::{self, Grid};
+use super::theme::is_book_theme;
 use crate::class::SquareClass;
+use crate::last_move::{MoveSquares, could_have_moved};
 use crate::placement::Placement;
 
-/// The marks under the men (drawn before them).
+/// The marks under the men (drawn before them). Returns the played move drawn
+/// (`overlays.played_move`, never on a printed board: apps highlight moves, books do not),
+/// if any.
 pub(super) fn under_pieces(
     pm: &mut Pixmap,
     grid: &Grid,
     placement: &Placement,
-    orientation: Orientation,
+    look: &BoardLook<'_>,
     cfg: &OverlayConfig,
     rng: &mut impl Rng,
     overlays: &mut Vec<String>,
-) {
+) -> Option<MoveSquares> {
     if rng.random_bool(cfg.last_move) {
         on_random_squares(pm, grid, rng, 2, overlay::highlight);
         overlays.push("last_move".into());
@@ -38,12 +42,50 @@ pub(super) fn under_pieces(
         overlays.push("frames".into());
     }
     if rng.random_bool(cfg.check_glow) {
-        let kings: Vec<usize> = (0..64).filter(|&i| matches!(placement.0[orientation.placement_index(i / 8, i % 8)], SquareClass::Piece(p) if p.role == shakmaty::Role::King)).collect();
+        let kings: Vec<usize> = (0..64).filter(|&i| matches!(placement.0[look.orientation.placement_index(i / 8, i % 8)], SquareClass::Piece(p) if p.role == shakmaty::Role::King)).collect();
         if let Some(&k) = kings.get(rng.random_range(0..kings.len().max(1))) {
             overlay::check_glow(pm, grid, (k / 8, k % 8));
             overlays.push("check".into());
         }
     }
+    // Guarded as the frames are.
+    if cfg.played_move > 0.0 && !is_book_theme(look.theme) && rng.random_bool(cfg.played_move) {
+        let played = played_move(placement, rng)?;
+        let tint = overlay::last_move_tint(rng);
+        for sq in [played.from, played.to] {
+            overlay::tint_square(pm, grid, look.orientation.displayed(sq), tint);
+        }
+        overlays.push("played_move".into());
+        return Some(played);
+    }
+    None
+}
+
+/// A move that could have just been played in `placement`: a man of a random side and an
+/// empty square it could have come from (every such pair of that side equally likely;
+/// the other side when this one has none).
+fn played_move(placement: &Placement, rng: &mut impl Rng) -> Option<MoveSquares> {
+    let first = if rng.random_bool(0.5) {
+        shakmaty::Color::White
+    } else {
+        shakmaty::Color::Black
+    };
+    for side in [first, !first] {
+        let moves: Vec<MoveSquares> = placement
+            .pieces()
+            .filter(|(_, p)| p.color == side)
+            .flat_map(|(to, piece)| {
+                shakmaty::Square::ALL
+                    .into_iter()
+                    .filter(move |&from| could_have_moved(placement, piece, from, to))
+                    .map(move |from| MoveSquares { from, to })
+            })
+            .collect();
+        if !moves.is_empty() {
+            return Some(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    None
 }
 
 /// The marks over the men (drawn after them); `occupied(row, col)` says where a man stands.

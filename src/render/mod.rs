@@ -60,6 +60,8 @@ pub struct Rendered {
     pub effects: Vec<String>,
     /// Side of a square in pixels of detail (see [`degrade::Degraded::square_px`]).
     pub square_px: f32,
+    /// The move shown as just played (`overlays.played_move`), if any.
+    pub last_move: Option<crate::last_move::MoveSquares>,
 }
 
 /// The board corners named by the squares they belong to, as drawn.
@@ -393,6 +395,7 @@ impl Renderer {
             overlays: drawn.overlays,
             effects,
             square_px: degraded.square_px,
+            last_move: drawn.last_move,
         })
     }
 }

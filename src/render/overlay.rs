@@ -68,6 +68,40 @@ pub fn highlight(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut imp
     }
 }
 
+/// The colour an app tints a move's two squares with (RGB, alpha): lichess's green,
+/// chess.com's yellow, and others' blues, oranges and purples, or any saturated colour.
+pub fn last_move_tint(rng: &mut impl Rng) -> ([u8; 3], u8) {
+    const APPS: [([u8; 3], u8); 6] = [
+        ([155, 199, 0], 105),  // lichess (chessground's rgba(155, 199, 0, 0.41))
+        ([255, 255, 51], 128), // chess.com yellow
+        ([40, 130, 255], 90),  // blue
+        ([255, 170, 0], 110),  // orange
+        ([170, 80, 230], 80),  // purple
+        ([0, 200, 160], 90),   // teal
+    ];
+    if rng.random_bool(0.7) {
+        APPS[rng.random_range(0..APPS.len())]
+    } else {
+        // A saturated colour of any hue, a third to two thirds opaque.
+        let hue = rng.random_range(0.0..6.0f32);
+        let ramp = |offset: f32| {
+            let x = ((hue + offset) % 6.0 - 3.0).abs();
+            ((x - 1.0).clamp(0.0, 1.0) * 255.0) as u8
+        };
+        (
+            [ramp(0.0), ramp(4.0), ramp(2.0)],
+            rng.random_range(85..=170),
+        )
+    }
+}
+
+/// A square filled with a half-transparent colour (a move's squares, `last_move_tint`).
+pub fn tint_square(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), (rgb, a): ([u8; 3], u8)) {
+    if let Some(r) = grid.rect(sq.0, sq.1) {
+        pm.fill_rect(r, &paint(rgb, a), Transform::identity(), None);
+    }
+}
+
 /// Red radial glow under a king in check.
 pub fn check_glow(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize)) {
     let (cx, cy) = grid.centre(sq.0, sq.1);

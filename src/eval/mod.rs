@@ -9,10 +9,14 @@ use serde::Serialize;
 
 use crate::class::SquareClass;
 use crate::dataset::labels::read_labels;
+use crate::last_move::MoveSquares;
 use crate::placement::{Placement, square_at};
 use crate::quad::Quad;
 use crate::recognize::{RecognizeOptions, Recognizer};
 use crate::render::Orientation;
+
+mod moves;
+pub use moves::{MoveStats, ShownMove};
 
 /// One labelled image.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +33,9 @@ pub struct LabelledImage {
     pub source: String,
     /// True outer board corners in image order (TL, TR, BR, BL), when known (synth labels).
     pub quad: Option<Quad>,
+    /// The last move highlighted, when the label says (synth labels; a manifest's
+    /// `last_move` column, e.g. `e2e4`, empty or `-` for none).
+    pub last_move: ShownMove,
 }
 
 /// Splits one CSV line (double quotes, doubled quotes inside).
@@ -79,6 +86,7 @@ pub fn read_set(path: &Path) -> Result<Vec<LabelledImage>, String> {
                 orientation: Some(r.orientation),
                 quad: Some(r.corners.to_quad(r.orientation)),
                 source: r.piece_set,
+                last_move: r.last_move.map_or(ShownMove::Nothing, ShownMove::Move),
             })
             .collect());
     }
@@ -92,6 +100,7 @@ pub fn read_set(path: &Path) -> Result<Vec<LabelledImage>, String> {
         ));
     };
     let (kc, oc, sc) = (col("kind"), col("orientation"), col("source_repo"));
+    let mc = col("last_move");
     let mut out = Vec::new();
     for (n, line) in lines.enumerate() {
         if line.trim().is_empty() {
@@ -115,6 +124,11 @@ pub fn read_set(path: &Path) -> Result<Vec<LabelledImage>, String> {
             orientation,
             source: get(sc),
             quad: None,
+            last_move: match mc {
+                Some(_) => ShownMove::from_cell(&get(mc))
+                    .map_err(|e| format!("{} line {}: {e}", file.display(), n + 2))?,
+                None => ShownMove::Unknown,
+            },
         });
     }
     Ok(out)
@@ -146,6 +160,10 @@ pub struct ImageOutcome {
     pub unsure: usize,
     /// Wrong squares among those reported unsure.
     pub wrong_unsure: usize,
+    /// The last move the label says is highlighted (`null`: it does not say; `-`: none).
+    pub shown_move: ShownMove,
+    /// The last move the pipeline named.
+    pub named_move: Option<MoveSquares>,
 }
 
 /// Counts for a group of images.
@@ -178,6 +196,8 @@ pub struct GroupStats {
     /// Boards with wrong squares, every one of them reported as unsure (the user was
     /// warned of each mistake).
     pub all_errors_flagged: usize,
+    /// Last moves read, where the labels say.
+    pub moves: MoveStats,
 }
 
 impl GroupStats {
@@ -197,6 +217,7 @@ impl GroupStats {
             if !o.wrong.is_empty() && o.wrong_unsure == o.wrong.len() {
                 self.all_errors_flagged += 1;
             }
+            self.moves.add(o.shown_move, o.named_move);
         }
         if let Some(ok) = o.orientation_ok {
             self.orientation_checked += 1;
@@ -324,6 +345,8 @@ fn one(
         corner_error: None,
         unsure: 0,
         wrong_unsure: 0,
+        shown_move: li.last_move,
+        named_move: None,
     };
     let img = match crate::io::open_image(&li.file) {
         Ok(img) => img,
@@ -342,6 +365,7 @@ fn one(
             out.orientation_ok = li.orientation.map(|o| o == rec.orientation.orientation);
             out.corner_error = li.quad.map(|q| corner_error(&rec.board.quad, &q));
             out.unsure = rec.uncertain.len();
+            out.named_move = rec.last_move.map(|m| m.squares());
             for i in 0..64 {
                 let (t, p) = (li.placement.0[i], rec.placement.0[i]);
                 if t != p {
@@ -441,6 +465,9 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
         t.all_errors_flagged,
         t.one_wrong + t.two_plus_wrong,
     );
+    if let Some(moves) = t.moves.markdown() {
+        md += &moves;
+    }
     md += "\n## Confusion (rows: truth, columns: predicted)\n\n|  |";
     for c in SquareClass::ALL {
         md += &format!(" {} |", c.name());
