@@ -389,6 +389,22 @@ impl Recognizer {
                 ),
             },
         };
+        // A highlighted pawn's step (castling, a promotion) goes one way only: it settles
+        // an orientation the position alone chose.
+        let image_grounds = last_move::grounds(&crops, self.classifier.crop().context);
+        let orientation = match orientation.source {
+            OrientationSource::Position | OrientationSource::Default => {
+                match last_move::orientation_from_move(&image_grounds, &argmax(&as_read)) {
+                    Some(o) => OrientationDecision {
+                        orientation: o,
+                        source: OrientationSource::LastMove,
+                        confidence: MOVE_ORIENTATION_CONFIDENCE,
+                    },
+                    None => orientation,
+                }
+            }
+            _ => orientation,
+        };
         // True squares in reading order a8..h1.
         let mut probs = [[0f32; 13]; 64];
         for (i, row) in probs.iter_mut().enumerate() {
@@ -478,7 +494,6 @@ impl Recognizer {
             .cloned()
             .collect();
         // The grounds in true squares' order, as the placement.
-        let image_grounds = last_move::grounds(&crops, self.classifier.crop().context);
         let grounds: Vec<last_move::Ground> = (0..image_grounds.len().min(64))
             .map(|i| match orientation.orientation {
                 Orientation::White => image_grounds[i],
@@ -554,6 +569,10 @@ fn en_passant_after(m: &LastMove, placement: &Placement) -> Option<Square> {
         .any(|f| placement.get(Square::from_coords(shakmaty::File::new(f), m.to.rank())) == taker)
         .then_some(over)
 }
+
+/// How sure an orientation from the highlighted last move is: a pawn stepping backwards
+/// is not a move, but the highlight may be two marked squares that only look like one.
+const MOVE_ORIENTATION_CONFIDENCE: f32 = 0.95;
 
 /// A board after the first one found in a picture is kept only with fewer unsure squares.
 const FURTHER_MAX_UNSURE: usize = 16;

@@ -256,6 +256,28 @@ pub fn find(grounds: &[Ground], placement: &Placement) -> Option<LastMove> {
     }
 }
 
+/// Which side is at the bottom, by the last move highlighted: `image_grounds` and
+/// `image_reading` in the picture's reading order (top-left first), as if white were at the
+/// bottom. A pawn's step, castling and a promotion fit one way up only; a knight's jump or a
+/// rook's slide fits both, and says nothing. `None` also when no move is seen either way.
+pub fn orientation_from_move(
+    image_grounds: &[Ground],
+    image_reading: &Placement,
+) -> Option<crate::render::Orientation> {
+    use crate::render::Orientation;
+    if image_grounds.len() < 64 {
+        return None;
+    }
+    let upright = find(image_grounds, image_reading);
+    let turned_grounds: Vec<Ground> = image_grounds[..64].iter().rev().copied().collect();
+    let turned = find(&turned_grounds, &image_reading.rotated_180());
+    match (upright, turned) {
+        (Some(_), None) => Some(Orientation::White),
+        (None, Some(_)) => Some(Orientation::Black),
+        _ => None,
+    }
+}
+
 /// Whether one half-transparent tint laid over grounds `ba` and `bb` can give `oa` and
 /// `ob`: over `a` it gives `(1 - t) ba + t T`, over `b` `(1 - t) bb + t T`, so
 /// `oa - ob = (1 - t)(ba - bb)` with the tint's opacity `t` well inside 0..1 (squares of

@@ -200,3 +200,30 @@ fn a_ringed_square_is_no_move() {
     g[e2].middle = BROWN.0;
     assert_eq!(find(&g, &placement(AFTER_E4)), None);
 }
+
+#[test]
+fn a_pawns_step_tells_which_side_is_below() {
+    use crate::render::Orientation;
+    let p = placement(AFTER_E4);
+    let g = board(
+        BROWN,
+        &[(Square::E2, LICHESS, 0.41), (Square::E4, LICHESS, 0.41)],
+        0.0,
+    );
+    // As the picture shows it with white below, and turned (black below).
+    assert_eq!(orientation_from_move(&g, &p), Some(Orientation::White));
+    let turned: Vec<Ground> = g.iter().rev().copied().collect();
+    assert_eq!(
+        orientation_from_move(&turned, &p.rotated_180()),
+        Some(Orientation::Black)
+    );
+    // A knight's jump fits both ways up; no highlight says nothing.
+    let after_nf3 = placement("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R");
+    let g = board(
+        BROWN,
+        &[(Square::G1, LICHESS, 0.41), (Square::F3, LICHESS, 0.41)],
+        0.0,
+    );
+    assert_eq!(orientation_from_move(&g, &after_nf3), None);
+    assert_eq!(orientation_from_move(&board(BROWN, &[], 0.0), &p), None);
+}

@@ -20,6 +20,9 @@ pub enum OrientationSource {
     Coordinates,
     /// From where the pawns and kings stand.
     Position,
+    /// From the last move the picture highlights: a pawn's step, castling or a
+    /// promotion goes one way only (see [`crate::last_move::orientation_from_move`]).
+    LastMove,
     /// Not enough evidence: white at the bottom assumed.
     Default,
 }
