@@ -9,9 +9,10 @@
 # seed too (benches/widgets/pages.mjs). BENCHMARKS.md ("Third-party widgets").
 #
 #   bash benches/widgets.sh setup            # Chromium (apt) and the widgets (npm) into target/widgets
-#   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS]   # pages + screenshots into
-#        target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add
-#        chessboardjs, react-chessboard)
+#   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS] [moves]   # pages + screenshots
+#        into target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add
+#        chessboardjs, react-chessboard); `moves`: the squares each widget marks as the last
+#        move are a move that could have been played, named in the manifest (set-SEED-moves)
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,9 +41,11 @@ case "${1:-}" in
     count=${2:-200}
     seed=${3:-1}
     widgets=${4:-chessground,cm-chessboard}
+    moves=${5:-}
+    [ -z "$moves" ] || [ "$moves" = moves ] || { echo "widgets: the fifth argument is \`moves\` or nothing" >&2; exit 2; }
     [ -d $dir/node_modules/chessground ] || { echo "widgets: run setup first" >&2; exit 2; }
     [ -x $bin/synth ] || { echo "widgets: build first (cargo build --release --bins)" >&2; exit 2; }
-    out=$dir/set-$seed
+    out=$dir/set-$seed${moves:+-moves}
     rm -rf "$out"
     mkdir -p "$out/images"
     # Positions only: synth's game positions (a tenth of them random placements).
@@ -51,7 +54,7 @@ case "${1:-}" in
     $bin/synth boards --count "$count" --seed "$seed" --config "$out/positions.json" \
       --out "$out/positions" > /dev/null
     node benches/widgets/pages.mjs "$out/positions/labels.jsonl" "$out" "$seed" \
-      "$dir/node_modules" ../shared/pieces/lichess "$widgets"
+      "$dir/node_modules" ../shared/pieces/lichess "$widgets" $moves
     for page in "$out"/pages/*.html; do
       name=$(basename "$page" .html)
       # The virtual time budget lets the widgets load their sprites and lay out.
@@ -64,6 +67,7 @@ case "${1:-}" in
     echo "widgets: drew $count boards into $out"
     ;;
   eval)
+    # SEED, or SEED-moves for a set drawn with `moves`.
     seed=${2:-1}
     shift 2 || shift $#
     mkdir -p $dir/reports

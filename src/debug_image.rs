@@ -1,6 +1,7 @@
 //! A side-by-side picture for checking a recognition at a glance: the straightened board
 //! with the predicted letter on each square (uncertain squares framed in red), next to a
-//! clean diagram drawn from the predicted FEN; and a sheet of the 64 crops exactly as the
+//! clean diagram drawn from the predicted FEN (with the last move the picture highlights
+//! tinted on it); and a sheet of the 64 crops exactly as the
 //! classifier reads them, for seeing what a model was given when it misreads a square.
 
 use image::{Rgb, RgbImage};
@@ -11,6 +12,7 @@ use crate::placement::reading_index;
 use crate::recognize::Recognition;
 use crate::render::board::{BoardLook, Coordinates, draw_board};
 use crate::render::config::OverlayConfig;
+use crate::render::overlay;
 use crate::render::pieces::PieceSet;
 use crate::render::scene::to_rgb;
 use crate::render::text::{draw_text, fonts};
@@ -90,7 +92,14 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
         inner_mark: None,
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
-    let right = draw_board(&rec.placement, &look, &OverlayConfig::NONE, &mut rng)?;
+    let mut right = draw_board(&rec.placement, &look, &OverlayConfig::NONE, &mut rng)?;
+    // The last move the picture highlights, as lichess shows one (over the men here).
+    if let Some(m) = rec.last_move {
+        for sq in [m.from, m.to] {
+            let at = rec.orientation.orientation.displayed(sq);
+            overlay::tint_square(&mut right.pixmap, &right.grid, at, ([155, 199, 0], 90));
+        }
+    }
     let mut out = RgbImage::from_pixel(2 * SIDE + 16, SIDE, Rgb([255, 255, 255]));
     image::imageops::overlay(&mut out, &to_rgb(&left), 0, 0);
     image::imageops::overlay(&mut out, &to_rgb(&right.pixmap), (SIDE + 16) as i64, 0);

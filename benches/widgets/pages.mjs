@@ -2,16 +2,20 @@
 // (lichess's chessground, cm-chessboard) as their own code draws it, with a page around it,
 // and manifest.csv with the truth, in infer eval's CSV format.
 //
-//   node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS]
+//   node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [moves]
 //
 // LABELS.jsonl: synth's labels (only `placement` is used). MODULES_DIR: node_modules with
 // the widgets. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for chessground and
 // chessboard.js. WIDGETS: a comma-separated list, default "chessground,cm-chessboard"
-// (also "chessboardjs", "react-chessboard"). Every choice is drawn from SEED.
+// (also "chessboardjs", "react-chessboard"). Every choice is drawn from SEED. With `moves`,
+// the squares each widget marks as the last move are a move that could have been played
+// (drawn from a second stream, so that every other choice stays as without it), and
+// manifest.csv gets a `last_move` column (`e2e4`, or `-` when the page shows none).
 import fs from "node:fs";
 import path from "node:path";
 
-const [labelsFile, outDir, seedArg, modulesDir, piecesDir, widgetList] = process.argv.slice(2);
+const [labelsFile, outDir, seedArg, modulesDir, piecesDir, widgetList, movesArg] = process.argv.slice(2);
+const realMoves = movesArg === "moves";
 if (!piecesDir) {
   console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS]");
   process.exit(2);
@@ -26,6 +30,15 @@ function random() {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const pick = (list) => list[Math.floor(random() * list.length)];
+// The second stream, for the played moves only.
+let moveState = ((Number(seedArg) >>> 0) ^ 0x5bd1e995) >>> 0 || 1;
+function moveRandom() {
+  moveState = (moveState + 0x6d2b79f5) >>> 0;
+  let t = moveState;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
 const chance = (p) => random() < p;
 const between = (lo, hi) => Math.round(lo + random() * (hi - lo));
 
@@ -43,6 +56,64 @@ function squares(placement) {
     }
   });
   return out;
+}
+
+// Whether the man `piece` (a FEN letter) now on `to` could have come from the empty `from`
+// in one move, the men standing as `board` (square name -> letter) says: the rule of
+// fenscan's last_move::could_have_moved.
+function couldHaveMoved(board, piece, from, to) {
+  if (from === to || board[from]) return false;
+  const [ff, fr] = [FILES.indexOf(from[0]), Number(from[1]) - 1];
+  const [tf, tr] = [FILES.indexOf(to[0]), Number(to[1]) - 1];
+  const [df, dr] = [tf - ff, tr - fr];
+  const white = piece === piece.toUpperCase();
+  const rel = (rank) => (white ? rank : 7 - rank);
+  const clear = () => {
+    const steps = Math.max(Math.abs(df), Math.abs(dr));
+    for (let k = 1; k < steps; k++)
+      if (board[squareName(ff + k * Math.sign(df), fr + k * Math.sign(dr))]) return false;
+    return true;
+  };
+  const line = df === 0 || dr === 0;
+  const diagonal = Math.abs(df) === Math.abs(dr);
+  let moved;
+  switch (piece.toUpperCase()) {
+    case "N": moved = (Math.abs(df) === 1 && Math.abs(dr) === 2) || (Math.abs(df) === 2 && Math.abs(dr) === 1); break;
+    case "K": moved = (Math.abs(df) <= 1 && Math.abs(dr) <= 1) || (from === (white ? "e1" : "e8") && (to === (white ? "g1" : "g8") || to === (white ? "c1" : "c8"))); break;
+    case "R": moved = line && clear(); break;
+    case "B": moved = diagonal && clear(); break;
+    case "Q": moved = (line || diagonal) && clear(); break;
+    default: {
+      const ahead = white ? dr : -dr;
+      moved = rel(fr) !== 0 && rel(tr) !== 7 && ((Math.abs(df) <= 1 && ahead === 1) || (df === 0 && ahead === 2 && rel(fr) === 1 && clear()));
+    }
+  }
+  const promoted = "QRBN".includes(piece.toUpperCase()) && rel(fr) === 6 && rel(tr) === 7 && Math.abs(df) <= 1;
+  return moved || promoted;
+}
+
+// A move that could have just been played: a man of a random side and an empty square it
+// could have come from (the other side when this one has none); null when none fits.
+function playedMove(placement) {
+  const all = squares(placement);
+  const board = Object.fromEntries(all.filter(([, p]) => p));
+  const firstWhite = moveRandom() < 0.5;
+  for (const white of [firstWhite, !firstWhite]) {
+    const moves = [];
+    for (const [to, p] of all)
+      if (p && (p === p.toUpperCase()) === white)
+        for (const [from] of all) if (couldHaveMoved(board, p, from, to)) moves.push([from, to]);
+    if (moves.length) return moves[Math.floor(moveRandom() * moves.length)];
+  }
+  return null;
+}
+// The move the page being written shows (`moves` only).
+let shownMove = null;
+// With `moves`, a played move instead of the two squares a widget would mark at random.
+function lastMoveSquares(placement, randomPair) {
+  if (!realMoves) return randomPair;
+  shownMove = playedMove(placement);
+  return shownMove ?? randomPair;
 }
 
 const moduleUrl = (p) => "file://" + path.resolve(modulesDir, p);
@@ -106,7 +177,7 @@ function chessground(placement, orientation) {
     fen: placement,
     orientation,
     coordinates: chance(0.8),
-    lastMove: chance(0.7) ? [pick(all)[0], pick(occupied)[0]] : undefined,
+    lastMove: chance(0.7) ? lastMoveSquares(placement, [pick(all)[0], pick(occupied)[0]]) : undefined,
     check: chance(0.1) ? pick(occupied.filter(([, p]) => p === "K" || p === "k"))?.[0] : undefined,
     drawable: { autoShapes: shapes.filter((s) => s.orig !== s.dest) },
   };
@@ -124,7 +195,10 @@ function cmChessboard(placement, orientation) {
   const border = pick(["none", "thin", "frame"]);
   const all = squares(placement);
   const markers = [];
-  if (chance(0.6)) markers.push(["square", pick(all)[0]], ["square", pick(all)[0]]);
+  if (chance(0.6)) {
+    const [a, b] = lastMoveSquares(placement, [pick(all)[0], pick(all)[0]]);
+    markers.push(["square", a], ["square", b]);
+  }
   if (chance(0.2)) markers.push([pick(["frame", "circle", "dot", "circleDanger"]), pick(all)[0]]);
   const arrows = chance(0.25) ? [[pick(["success", "warning", "info", "danger"]), pick(all)[0], pick(all)[0]]] : [];
   const config = {
@@ -159,7 +233,7 @@ function chessboardjs(placement, orientation) {
   if (colours) css += `.white-1e1d7{background-color:${colours[0]}}.black-3c85d{background-color:${colours[1]}}`;
   if (chance(0.5)) {
     const shadow = pick(["inset 0 0 3px 3px yellow", "inset 0 0 3px 3px blue"]);
-    css += [pick(all)[0], pick(all)[0]].map((sq) => `.square-${sq}{box-shadow:${shadow}}`).join("");
+    css += lastMoveSquares(placement, [pick(all)[0], pick(all)[0]]).map((sq) => `.square-${sq}{box-shadow:${shadow}}`).join("");
   }
   const config = {
     position: placement,
@@ -187,7 +261,8 @@ function reactChessboard(placement, orientation) {
   const colours = own ? null : pick([["#eeeed2", "#769656"], ["#dee3e6", "#8ca2ad"], ["#f0d9b5", "#b58863"]]);
   const all = squares(placement);
   const squareStyles = {};
-  if (chance(0.6)) for (const sq of [pick(all)[0], pick(all)[0]]) squareStyles[sq] = { background: "rgba(255, 255, 0, 0.4)" };
+  if (chance(0.6))
+    for (const sq of lastMoveSquares(placement, [pick(all)[0], pick(all)[0]])) squareStyles[sq] = { background: "rgba(255, 255, 0, 0.4)" };
   if (chance(0.3)) {
     for (let k = between(1, 6); k > 0; k--) {
       const [sq, piece] = pick(all);
@@ -246,8 +321,9 @@ const placements = fs
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l).placement);
 fs.mkdirSync(path.join(outDir, "pages"), { recursive: true });
-const rows = ["file,placement,kind,orientation,source_repo,notes"];
+const rows = ["file,placement,kind,orientation,source_repo,notes" + (realMoves ? ",last_move" : "")];
 placements.forEach((placement, k) => {
+  shownMove = null;
   const orientation = chance(0.25) ? "black" : "white";
   // One draw either way: with the default two widgets, the same stream as chance(0.5).
   const widget = widgets[Math.floor(random() * widgets.length)](placement, orientation);
@@ -264,6 +340,7 @@ placements.forEach((placement, k) => {
   });
   const name = String(k).padStart(4, "0");
   fs.writeFileSync(path.join(outDir, "pages", name + ".html"), html);
-  rows.push(`images/${name}.png,${placement},screenshot,${orientation}-bottom,"${widget.source}",`);
+  const moveCell = realMoves ? "," + (shownMove ? shownMove.join("") : "-") : "";
+  rows.push(`images/${name}.png,${placement},screenshot,${orientation}-bottom,"${widget.source}",${moveCell}`);
 });
 fs.writeFileSync(path.join(outDir, "manifest.csv"), rows.join("\n") + "\n");

@@ -149,10 +149,16 @@ const SPREAD_FACTOR: f32 = 3.0;
 /// The usual grounds of a square colour are fitted again without this many of its 32
 /// squares, those furthest off the first fit: a move tints at most two, marks a few more.
 const REFIT_WITHOUT: usize = 6;
-/// The least colour in a tinted square's shift (its distance from the grey axis): every
-/// app's highlight is a colour, while the squares of a grey print or scan (hatching, dust)
-/// only shift lighter or darker.
+/// The least colour in a tinted square's shift (its distance from the grey axis) on a grey
+/// board: the squares of a grey print or scan (hatching, dust) shift lighter or darker,
+/// while an app's highlight is a colour ...
 const MIN_CHROMA: f32 = 12.0;
+/// ... except on a coloured board (one of its square colours at least this far from the
+/// grey axis), where a shade alone is a mark too (cm-chessboard's square marker: black at
+/// 11% opacity), when its squares are flat as a screenshot's (their grounds' median distance
+/// from their fit at most `FLAT_SPREAD`): light and shadow across a photo shade squares too.
+const COLOURED_BOARD: f32 = 20.0;
+const FLAT_SPREAD: f32 = 3.0;
 /// More tinted squares than this: the grounds are not flat enough to tell a highlight.
 const MAX_TINTED: usize = 6;
 
@@ -170,6 +176,7 @@ pub fn find(grounds: &[Ground], placement: &Placement) -> Option<LastMove> {
     // plane (light falling unevenly across a photo), and the least shift that counts there.
     let mut usual = vec![[0f32; 3]; 64];
     let mut least = [0f32; 2];
+    let mut spread = 0f32;
     for dark in [false, true] {
         let members: Vec<usize> = (0..64).filter(|&i| squares[i].is_dark() == dark).collect();
         let at = |i: usize| {
@@ -205,13 +212,16 @@ pub fn find(grounds: &[Ground], placement: &Placement) -> Option<LastMove> {
             }
         }
         off.sort_by(f32::total_cmp);
+        spread = spread.max(off[off.len() / 2]);
         least[usize::from(dark)] = MIN_TINT.max(SPREAD_FACTOR * off[off.len() / 2]);
     }
     let colour = |i: usize| usize::from(squares[i].is_dark());
+    let coloured = spread <= FLAT_SPREAD && (0..64).any(|i| chroma(usual[i]) >= COLOURED_BOARD);
     let tinted: Vec<usize> = (0..64)
         .filter(|&i| {
             let shift = sub(grounds[i], usual[i]);
-            dot(shift, shift).sqrt() >= least[colour(i)] && chroma(shift) >= MIN_CHROMA
+            dot(shift, shift).sqrt() >= least[colour(i)]
+                && (coloured || chroma(shift) >= MIN_CHROMA)
         })
         .collect();
     if tinted.len() < 2 || tinted.len() > MAX_TINTED {

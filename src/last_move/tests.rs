@@ -227,3 +227,17 @@ fn a_pawns_step_tells_which_side_is_below() {
     assert_eq!(orientation_from_move(&g, &after_nf3), None);
     assert_eq!(orientation_from_move(&board(BROWN, &[], 0.0), &p), None);
 }
+
+#[test]
+fn a_shade_marks_a_move_on_a_flat_coloured_board_only() {
+    // cm-chessboard's square marker: black at 11% opacity.
+    let p = placement(AFTER_E4);
+    let black = [0.0, 0.0, 0.0];
+    let shaded = [(Square::E2, black, 0.11), (Square::E4, black, 0.11)];
+    let m = find(&board(BROWN, &shaded, 0.0), &p).expect("a shaded move on a flat board");
+    assert_eq!(m.uci(), "e2e4");
+    // The same shade on a photo's uneven squares, or on a grey print, is no mark.
+    assert_eq!(find(&board(BROWN, &shaded, 8.0), &p), None);
+    let grey = ([235.0, 235.0, 235.0], [140.0, 140.0, 140.0]);
+    assert_eq!(find(&board(grey, &shaded, 0.0), &p), None);
+}
