@@ -358,6 +358,12 @@ fn print_last_move(prefix: &str, r: &Recognition, turn_given: bool) {
             "{prefix}no last move is highlighted in the picture: white to move assumed \
              (--to-move b if not)"
         ),
+        (None, FieldSource::Check) => eprintln!(
+            "{prefix}no last move is highlighted in the picture, but the {} king is in check: \
+             {} to move",
+            color_name(r.fen.turn),
+            color_name(r.fen.turn)
+        ),
         (None, _) => {}
     }
     if let (FieldSource::LastMove, Some(ep)) = (r.ep_from, r.fen.ep_square) {

@@ -16,7 +16,7 @@ use crate::coordinates::read_coordinates;
 use crate::decode::{
     Change, DecodeConfig, argmax, clearly_not_a_game, decode_game, sure_placement,
 };
-use crate::fen::check::check;
+use crate::fen::check::{check, in_check};
 use crate::fen::problem::Problem;
 use crate::fen::{Castling, Fen};
 use crate::last_move::{self, LastMove};
@@ -46,7 +46,7 @@ pub enum TurnChoice {
     /// This side (default white).
     Given(Color),
     /// The side that did not play the last move the picture highlights (see
-    /// [`crate::last_move`]); white when it shows none.
+    /// [`crate::last_move`]); when it shows none, the side in check if one is, else white.
     FromLastMove,
 }
 
@@ -69,7 +69,11 @@ pub enum FieldSource {
     Given,
     /// The last move the picture highlights.
     LastMove,
-    /// Asked from the last move, but the picture shows none: the default.
+    /// Asked from the last move, but the picture shows none; one king is in check, so
+    /// that side is to move.
+    Check,
+    /// Asked from the last move, but the picture shows none (and no king is in check): the
+    /// default.
     Default,
 }
 
@@ -509,7 +513,14 @@ impl Recognizer {
         let (turn, turn_from) = match (f.turn, last_move) {
             (TurnChoice::Given(c), _) => (c, FieldSource::Given),
             (TurnChoice::FromLastMove, Some(m)) => (m.to_move(), FieldSource::LastMove),
-            (TurnChoice::FromLastMove, None) => (Color::White, FieldSource::Default),
+            (TurnChoice::FromLastMove, None) => {
+                let checked = |side| in_check(&placement, side) == Some(true);
+                match (checked(Color::White), checked(Color::Black)) {
+                    (true, false) => (Color::White, FieldSource::Check),
+                    (false, true) => (Color::Black, FieldSource::Check),
+                    _ => (Color::White, FieldSource::Default),
+                }
+            }
         };
         let (ep_square, ep_from) = match (f.ep, last_move) {
             (EpChoice::Given(s), _) => (s, FieldSource::Given),

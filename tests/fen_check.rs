@@ -146,3 +146,17 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn in_check_names_the_side_whose_king_is_attacked() {
+    use fenscan::fen::check::in_check;
+    use shakmaty::Color;
+    let p = |s: &str| s.parse::<Placement>().unwrap();
+    // Scholar's mate: black is in check (mated), white is not.
+    let mate = p("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR");
+    assert_eq!(in_check(&mate, Color::Black), Some(true));
+    assert_eq!(in_check(&mate, Color::White), Some(false));
+    // A king missing or doubled: no answer.
+    assert_eq!(in_check(&p("8/8/8/8/8/8/8/4K3"), Color::White), None);
+    assert_eq!(in_check(&p("k7/8/8/8/8/8/8/K3K3"), Color::Black), None);
+}

@@ -233,6 +233,19 @@ fn piece_list(p: &Placement, squares: Bitboard) -> String {
         .join(", ")
 }
 
+/// Whether `side`'s king is in check from the other side's men; `None` when either side
+/// has no king or more than one.
+pub fn in_check(placement: &Placement, side: Color) -> Option<bool> {
+    let board = placement.to_board();
+    for c in [Color::White, Color::Black] {
+        if (board.kings() & board.by_color(c)).count() != 1 {
+            return None;
+        }
+    }
+    let king = board.king_of(side)?;
+    Some((board.attacks_to(king, !side, board.occupied()) & !board.kings()).any())
+}
+
 /// The side not to move must not be in check; the kings must not touch; at most a double
 /// check.
 fn checks(fen: &Fen, out: &mut Vec<Problem>) {
