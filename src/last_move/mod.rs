@@ -168,94 +168,34 @@ pub fn find(grounds: &[Ground], placement: &Placement) -> Option<LastMove> {
     if grounds.len() < 64 {
         return None;
     }
-    let bands: Vec<[f32; 3]> = grounds.iter().map(|g| g.band).collect();
-    let middles: Vec<[f32; 3]> = grounds.iter().map(|g| g.middle).collect();
-    let grounds = &bands;
     let squares: Vec<Square> = (0..64).filter_map(square_at).collect();
-    // The usual ground of each square: its colour's grounds over the board, fitted as a
-    // plane (light falling unevenly across a photo), and the least shift that counts there.
-    let mut usual = vec![[0f32; 3]; 64];
-    let mut least = [0f32; 2];
-    let mut spread = 0f32;
-    for dark in [false, true] {
-        let members: Vec<usize> = (0..64).filter(|&i| squares[i].is_dark() == dark).collect();
-        let at = |i: usize| {
-            (
-                u32::from(squares[i].file()) as f32,
-                u32::from(squares[i].rank()) as f32,
-            )
-        };
-        let fit = |kept: &[usize]| -> Vec<[f32; 3]> {
-            let points: Vec<((f32, f32), [f32; 3])> =
-                kept.iter().map(|&i| (at(i), grounds[i])).collect();
-            let plane = Plane::fit(&points);
-            members.iter().map(|&i| plane.at(at(i))).collect()
-        };
-        // Fitted once on all, then again without the squares furthest off (the tinted
-        // ones among them).
-        let first = fit(&members);
-        let mut order: Vec<usize> = (0..members.len()).collect();
-        order.sort_by(|&a, &b| {
-            distance(grounds[members[a]], first[a])
-                .total_cmp(&distance(grounds[members[b]], first[b]))
-        });
-        let kept: Vec<usize> = order[..members.len() - REFIT_WITHOUT]
-            .iter()
-            .map(|&k| members[k])
-            .collect();
-        let second = fit(&kept);
-        let mut off: Vec<f32> = Vec::new();
-        for (k, &i) in members.iter().enumerate() {
-            usual[i] = second[k];
-            if kept.contains(&i) {
-                off.push(distance(grounds[i], second[k]));
-            }
-        }
-        off.sort_by(f32::total_cmp);
-        spread = spread.max(off[off.len() / 2]);
-        least[usize::from(dark)] = MIN_TINT.max(SPREAD_FACTOR * off[off.len() / 2]);
-    }
-    let colour = |i: usize| usize::from(squares[i].is_dark());
-    let coloured = spread <= FLAT_SPREAD && (0..64).any(|i| chroma(usual[i]) >= COLOURED_BOARD);
-    let tinted: Vec<usize> = (0..64)
-        .filter(|&i| {
-            let shift = sub(grounds[i], usual[i]);
-            dot(shift, shift).sqrt() >= least[colour(i)]
-                && (coloured || chroma(shift) >= MIN_CHROMA)
-        })
-        .collect();
+    let bands: Vec<[f32; 3]> = grounds.iter().map(|g| g.band).collect();
+    let usual = UsualGrounds::fit(&bands, &squares);
+    let tinted: Vec<usize> = (0..64).filter(|&i| usual.tinted(i, bands[i])).collect();
     if tinted.len() < 2 || tinted.len() > MAX_TINTED {
         return None;
     }
     let mut found = Vec::new();
     for (n, &a) in tinted.iter().enumerate() {
         for &b in &tinted[n + 1..] {
-            let (ba, bb) = (usual[a], usual[b]);
-            if !one_tint(grounds[a], ba, grounds[b], bb) {
+            if !one_tint(bands[a], usual.at[a], bands[b], usual.at[b]) {
                 continue;
             }
-            let (from, to) = match (placement.0[a], placement.0[b]) {
-                (SquareClass::Empty, SquareClass::Piece(_)) => (a, b),
-                (SquareClass::Piece(_), SquareClass::Empty) => (b, a),
+            let (from, to, piece) = match (placement.0[a], placement.0[b]) {
+                (SquareClass::Empty, SquareClass::Piece(p)) => (a, b, p),
+                (SquareClass::Piece(p), SquareClass::Empty) => (b, a, p),
                 _ => continue,
-            };
-            let SquareClass::Piece(piece) = placement.0[to] else {
-                continue;
             };
             // An empty square tinted whole, not ringed (a circle, a frame, an inset glow):
             // its middle is as tinted as its band.
-            let middle = distance(middles[from], bands[from]);
-            if middle > 14f32.max(0.25 * distance(bands[from], usual[from])) {
-                continue;
-            }
-            if could_have_moved(placement, piece, squares[from], squares[to]) {
-                let strength = (distance(grounds[a], ba) / least[colour(a)])
-                    .min(distance(grounds[b], bb) / least[colour(b)]);
+            let ringed = distance(grounds[from].middle, bands[from])
+                > 14f32.max(0.25 * distance(bands[from], usual.at[from]));
+            if !ringed && could_have_moved(placement, piece, squares[from], squares[to]) {
                 found.push(LastMove {
                     from: squares[from],
                     to: squares[to],
                     piece,
-                    strength,
+                    strength: usual.strength(a, bands[a]).min(usual.strength(b, bands[b])),
                 });
             }
         }
@@ -263,6 +203,83 @@ pub fn find(grounds: &[Ground], placement: &Placement) -> Option<LastMove> {
     match found.as_slice() {
         [one] => Some(*one),
         _ => None,
+    }
+}
+
+/// The usual ground of each square, and how far off it counts as tinted.
+struct UsualGrounds {
+    /// Per square (reading order): its colour's grounds over the board, fitted as a plane
+    /// (light falling unevenly across a photo).
+    at: Vec<[f32; 3]>,
+    /// Per square colour (light, dark): the least shift that counts as a tint.
+    least: [f32; 2],
+    /// Whether a shade without colour counts as a tint (a flat, coloured board).
+    shade_counts: bool,
+    /// Whether each square is dark.
+    dark: Vec<bool>,
+}
+
+impl UsualGrounds {
+    fn fit(bands: &[[f32; 3]], squares: &[Square]) -> UsualGrounds {
+        let dark: Vec<bool> = squares.iter().map(|s| s.is_dark()).collect();
+        let at_square = |i: usize| {
+            let s = squares[i];
+            (u32::from(s.file()) as f32, u32::from(s.rank()) as f32)
+        };
+        let mut at = vec![[0f32; 3]; 64];
+        let mut least = [0f32; 2];
+        let mut spread = 0f32;
+        for colour in [false, true] {
+            let members: Vec<usize> = (0..64).filter(|&i| dark[i] == colour).collect();
+            let fit = |kept: &[usize]| -> Vec<[f32; 3]> {
+                let points: Vec<_> = kept.iter().map(|&i| (at_square(i), bands[i])).collect();
+                let plane = Plane::fit(&points);
+                members.iter().map(|&i| plane.at(at_square(i))).collect()
+            };
+            // Fitted once on all, then again without the squares furthest off (the tinted
+            // ones among them).
+            let first = fit(&members);
+            let mut order: Vec<usize> = (0..members.len()).collect();
+            order.sort_by(|&a, &b| {
+                distance(bands[members[a]], first[a])
+                    .total_cmp(&distance(bands[members[b]], first[b]))
+            });
+            let kept: Vec<usize> = order[..members.len() - REFIT_WITHOUT]
+                .iter()
+                .map(|&k| members[k])
+                .collect();
+            let second = fit(&kept);
+            let mut off: Vec<f32> = Vec::new();
+            for (k, &i) in members.iter().enumerate() {
+                at[i] = second[k];
+                if kept.contains(&i) {
+                    off.push(distance(bands[i], second[k]));
+                }
+            }
+            off.sort_by(f32::total_cmp);
+            let median = off[off.len() / 2];
+            spread = spread.max(median);
+            least[usize::from(colour)] = MIN_TINT.max(SPREAD_FACTOR * median);
+        }
+        let shade_counts = spread <= FLAT_SPREAD && at.iter().any(|&c| chroma(c) >= COLOURED_BOARD);
+        UsualGrounds {
+            at,
+            least,
+            shade_counts,
+            dark,
+        }
+    }
+
+    /// Whether square `i`, whose band reads `band`, is tinted.
+    fn tinted(&self, i: usize, band: [f32; 3]) -> bool {
+        let shift = sub(band, self.at[i]);
+        dot(shift, shift).sqrt() >= self.least[usize::from(self.dark[i])]
+            && (self.shade_counts || chroma(shift) >= MIN_CHROMA)
+    }
+
+    /// How far off square `i` lies, in units of the least that counts.
+    fn strength(&self, i: usize, band: [f32; 3]) -> f32 {
+        distance(band, self.at[i]) / self.least[usize::from(self.dark[i])]
     }
 }
 

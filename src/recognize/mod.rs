@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use image::RgbImage;
 use serde::Serialize;
-use shakmaty::{Color, Square};
+use shakmaty::Square;
 
 use crate::board::{FinderConfig, FoundBoard, find, find_all, reading_order};
 use crate::board_top::{self, PictureTop, Reading, picture_top};
@@ -16,9 +16,10 @@ use crate::coordinates::read_coordinates;
 use crate::decode::{
     Change, DecodeConfig, argmax, clearly_not_a_game, decode_game, sure_placement,
 };
-use crate::fen::check::{check, in_check};
+use crate::fen::Fen;
+use crate::fen::check::check;
 use crate::fen::problem::Problem;
-use crate::fen::{Castling, Fen};
+
 use crate::last_move::{self, LastMove};
 use crate::levels::{self, BoardTones};
 use crate::lookalike::{self, LookalikeConfig};
@@ -31,78 +32,8 @@ use crate::square_readings::ser_squares;
 pub use crate::square_readings::{Scored, SquareReading, TwinReading};
 use crate::squares::cut;
 
-/// Castling rights to write into the FEN.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CastlingChoice {
-    /// Exactly these rights (default `-`).
-    Explicit(Castling),
-    /// Every right the placement allows (king and rook at home).
-    Auto,
-}
-
-/// Side to move to write into the FEN.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TurnChoice {
-    /// This side (default white).
-    Given(Color),
-    /// The side that did not play the last move the picture highlights (see
-    /// [`crate::last_move`]); when it shows none, the side in check if one is, else white.
-    FromLastMove,
-}
-
-/// En-passant square to write into the FEN.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum EpChoice {
-    /// This square, or none (default).
-    Given(Option<Square>),
-    /// The square a pawn passed over when the highlighted last move is its double step
-    /// and a pawn of the other side stands beside it, ready to take (the convention of
-    /// writing the square only when the capture is there); none otherwise.
-    FromLastMove,
-}
-
-/// Where a FEN field came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FieldSource {
-    /// The caller gave it.
-    Given,
-    /// The last move the picture highlights.
-    LastMove,
-    /// Asked from the last move, but the picture shows none; one king is in check, so
-    /// that side is to move.
-    Check,
-    /// Asked from the last move, but the picture shows none (and no king is in check): the
-    /// default.
-    Default,
-}
-
-/// The fields a picture cannot show, given by the user.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FenFields {
-    /// Side to move (default white).
-    pub turn: TurnChoice,
-    /// Castling rights (default none).
-    pub castling: CastlingChoice,
-    /// En-passant square (default none).
-    pub ep: EpChoice,
-    /// Half-move clock.
-    pub halfmove: u32,
-    /// Full-move number.
-    pub fullmove: u32,
-}
-
-impl Default for FenFields {
-    fn default() -> Self {
-        FenFields {
-            turn: TurnChoice::Given(Color::White),
-            castling: CastlingChoice::Explicit(Castling::NONE),
-            ep: EpChoice::Given(None),
-            halfmove: 0,
-            fullmove: 1,
-        }
-    }
-}
+mod fields;
+pub use fields::{CastlingChoice, EpChoice, FenFields, FieldSource, TurnChoice};
 
 /// Everything that steers one recognition.
 #[derive(Clone, Debug, PartialEq)]
@@ -505,38 +436,7 @@ impl Recognizer {
             })
             .collect();
         let last_move = last_move::find(&grounds, &placement);
-        let f = &opts.fields;
-        let castling = match f.castling {
-            CastlingChoice::Explicit(c) => c,
-            CastlingChoice::Auto => Castling::possible(&placement),
-        };
-        let (turn, turn_from) = match (f.turn, last_move) {
-            (TurnChoice::Given(c), _) => (c, FieldSource::Given),
-            (TurnChoice::FromLastMove, Some(m)) => (m.to_move(), FieldSource::LastMove),
-            (TurnChoice::FromLastMove, None) => {
-                let checked = |side| in_check(&placement, side) == Some(true);
-                match (checked(Color::White), checked(Color::Black)) {
-                    (true, false) => (Color::White, FieldSource::Check),
-                    (false, true) => (Color::Black, FieldSource::Check),
-                    _ => (Color::White, FieldSource::Default),
-                }
-            }
-        };
-        let (ep_square, ep_from) = match (f.ep, last_move) {
-            (EpChoice::Given(s), _) => (s, FieldSource::Given),
-            (EpChoice::FromLastMove, Some(m)) => {
-                (en_passant_after(&m, &placement), FieldSource::LastMove)
-            }
-            (EpChoice::FromLastMove, None) => (None, FieldSource::Default),
-        };
-        let fen = Fen {
-            placement,
-            turn,
-            castling,
-            ep_square,
-            halfmove: f.halfmove,
-            fullmove: f.fullmove,
-        };
+        let (fen, turn_from, ep_from) = opts.fields.fen(placement, last_move);
         let problems = check(&fen);
         let t4 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
@@ -563,22 +463,6 @@ impl Recognizer {
             timings_ms: [find_ms, ms(t1, t2), ms(t2, t3), ms(t3, t4)],
         })
     }
-}
-
-/// The en-passant square after `m`: the square a pawn's double step passed over, when a
-/// pawn of the other side stands beside it on its rank, ready to take.
-fn en_passant_after(m: &LastMove, placement: &Placement) -> Option<Square> {
-    let over = m.double_step_over()?;
-    let taker = SquareClass::Piece(shakmaty::Piece {
-        color: !m.mover(),
-        role: shakmaty::Role::Pawn,
-    });
-    let file = i32::from(m.to.file());
-    [file - 1, file + 1]
-        .into_iter()
-        .filter_map(|f| u32::try_from(f).ok().filter(|&f| f < 8))
-        .any(|f| placement.get(Square::from_coords(shakmaty::File::new(f), m.to.rank())) == taker)
-        .then_some(over)
 }
 
 /// How sure an orientation from the highlighted last move is: a pawn stepping backwards
