@@ -143,3 +143,57 @@ fn en_passant_after(m: &LastMove, placement: &Placement) -> Option<Square> {
         .any(|f| placement.get(Square::from_coords(shakmaty::File::new(f), m.to.rank())) == taker)
         .then_some(over)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Piece, Role};
+
+    fn from_picture() -> FenFields {
+        FenFields {
+            turn: TurnChoice::FromLastMove,
+            ep: EpChoice::FromLastMove,
+            ..FenFields::default()
+        }
+    }
+
+    fn e2e4() -> LastMove {
+        LastMove {
+            from: Square::E2,
+            to: Square::E4,
+            piece: Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            },
+            strength: 2.0,
+        }
+    }
+
+    #[test]
+    fn a_double_step_beside_a_pawn_that_can_take_gives_the_en_passant_square() {
+        let p: Placement = "4k3/8/8/8/3pP3/8/8/4K3".parse().unwrap();
+        let (fen, turn_from, ep_from) = from_picture().fen(p, Some(e2e4()));
+        assert_eq!(fen.to_string(), "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+        assert_eq!(
+            (turn_from, ep_from),
+            (FieldSource::LastMove, FieldSource::LastMove)
+        );
+        // No black pawn beside it: no square (the convention of writing it only when the
+        // capture is there).
+        let p: Placement = "4k3/8/8/8/4P3/8/8/4K3".parse().unwrap();
+        let (fen, _, _) = from_picture().fen(p, Some(e2e4()));
+        assert_eq!(fen.to_string(), "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+    }
+
+    #[test]
+    fn given_fields_are_kept_whatever_the_picture_shows() {
+        let p: Placement = "4k3/8/8/8/3pP3/8/8/4K3".parse().unwrap();
+        let given = FenFields::default();
+        let (fen, turn_from, ep_from) = given.fen(p, Some(e2e4()));
+        assert_eq!(fen.to_string(), "4k3/8/8/8/3pP3/8/8/4K3 w - - 0 1");
+        assert_eq!(
+            (turn_from, ep_from),
+            (FieldSource::Given, FieldSource::Given)
+        );
+    }
+}
