@@ -2,20 +2,14 @@
 //! takes the side to move (and an en-passant square) from it when asked, `infer` says what
 //! it saw, and `infer eval` counts it.
 
-use std::path::Path;
-
-use fenscan::classifier::Backend;
 use fenscan::fen::check::in_check;
-use fenscan::recognize::{EpChoice, FieldSource, RecognizeOptions, Recognizer, TurnChoice};
+use fenscan::recognize::{EpChoice, FieldSource, RecognizeOptions, TurnChoice};
 use fenscan::render::SynthConfig;
 use shakmaty::Color;
 
-use crate::util::{TempDir, assert_exit, own_set_renderer, run_bin, screenshot_degradations};
-
-fn shipped() -> Recognizer {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
-    Recognizer::load(&dir, Backend::Flex).expect("the shipped checkpoint loads")
-}
+use crate::util::{
+    TempDir, assert_exit, own_set_renderer, run_bin, screenshot_degradations, shipped,
+};
 
 /// Flat screenshots, white below, with a played move on every board (`played_move`) or
 /// on none; no other highlighted squares.

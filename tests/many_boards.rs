@@ -5,17 +5,12 @@ use fenscan::Placement;
 use fenscan::board::{FinderConfig, find_all, reading_order};
 use fenscan::eval::corner_error;
 use fenscan::quad::Quad;
-use fenscan::recognize::{RecognizeOptions, Recognizer};
+use fenscan::recognize::RecognizeOptions;
 use fenscan::render::{PieceSet, Renderer, SynthConfig, pieces::builtin_dir};
 use image::RgbImage;
 
-use crate::util::{TempDir, assert_exit, run_bin, screenshot_degradations};
+use crate::util::{TempDir, assert_exit, run_bin, screenshot_degradations, shipped};
 use fenscan::render::text::text_page;
-
-fn shipped() -> Recognizer {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
-    Recognizer::load(&dir, fenscan::classifier::Backend::Flex).unwrap()
-}
 
 /// A paper-white page of three boards cropped tight, white below: two screen boards side by
 /// side (the right one a little higher) and a book diagram under them. Returns the page and

@@ -4,18 +4,12 @@
 use std::path::Path;
 
 use fenscan::board_top::PictureTop;
-use fenscan::classifier::Backend;
 use fenscan::recognize::{Constraints, RecognizeOptions, Recognizer};
 use fenscan::render::SynthConfig;
 
 use crate::util::{
-    TempDir, assert_exit, own_set_renderer, run_bin, run_bin_in, screenshot_degradations,
+    TempDir, assert_exit, own_set_renderer, run_bin, run_bin_in, screenshot_degradations, shipped,
 };
-
-fn shipped() -> Recognizer {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
-    Recognizer::load(&dir, Backend::Flex).expect("the shipped checkpoint loads")
-}
 
 /// Screenshot-like scenes, white below: clutter around, overlays on, mild degradations,
 /// boards from `min_board` to 480 px, upright and flat.

@@ -17,28 +17,24 @@ import path from "node:path";
 const [labelsFile, outDir, seedArg, modulesDir, piecesDir, widgetList, movesArg] = process.argv.slice(2);
 const realMoves = movesArg === "moves";
 if (!piecesDir) {
-  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS]");
+  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [moves]");
   process.exit(2);
 }
-let state = Number(seedArg) >>> 0 || 1;
 // mulberry32: small, seeded, the same on every machine.
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+function mulberry32(seed) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
+const random = mulberry32(Number(seedArg));
 const pick = (list) => list[Math.floor(random() * list.length)];
 // The second stream, for the played moves only.
-let moveState = ((Number(seedArg) >>> 0) ^ 0x5bd1e995) >>> 0 || 1;
-function moveRandom() {
-  moveState = (moveState + 0x6d2b79f5) >>> 0;
-  let t = moveState;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const moveRandom = mulberry32((Number(seedArg) >>> 0) ^ 0x5bd1e995);
 const chance = (p) => random() < p;
 const between = (lo, hi) => Math.round(lo + random() * (hi - lo));
 

@@ -25,6 +25,14 @@ pub fn screenshot_degradations() -> fenscan::render::config::DegradeConfig {
     }
 }
 
+/// The pipeline with the shipped checkpoint (read from `checkpoints/default`, not the
+/// built-in copy: the tests check the folder's files load).
+pub fn shipped() -> fenscan::recognize::Recognizer {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/default");
+    fenscan::recognize::Recognizer::load(&dir, fenscan::classifier::Backend::Flex)
+        .expect("the shipped checkpoint loads")
+}
+
 /// A renderer drawing the project's own piece set with `cfg`.
 pub fn own_set_renderer(cfg: fenscan::render::SynthConfig) -> fenscan::render::Renderer {
     let own = fenscan::render::PieceSet::load(&fenscan::render::pieces::builtin_dir()).unwrap();
