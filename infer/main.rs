@@ -117,8 +117,8 @@ struct ReadArgs {
     #[command(flatten)]
     model: ModelArgs,
     /// Side to move: w, b, or auto (the side that did not play the last move the picture
-    /// highlights; white when it shows none). Without it: white, and a note when the
-    /// picture's last move says otherwise.
+    /// highlights; when it shows none, the side in check if one is, else white). Without
+    /// it: white, and a note when the picture's last move says otherwise.
     #[arg(long, value_parser = ["w", "b", "auto"])]
     to_move: Option<String>,
     /// Castling rights: `-` (none), `auto` (every right the placement allows) or e.g. `KQkq`.
