@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use fenscan::board_top::PictureTop;
-use fenscan::recognize::{Constraints, RecognizeOptions, Recognizer};
+use fenscan::recognize::{Constraints, RecognizeOptions};
 use fenscan::render::SynthConfig;
 
 use crate::util::{

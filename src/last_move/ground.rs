@@ -1,4 +1,5 @@
-//! A square's ground: the colour of a thin band just inside its edge, and of its middle.
+//! A square's ground: the colour of a thin band just inside its edge, of that band's four
+//! corners, and of its middle.
 
 use image::RgbImage;
 
@@ -7,12 +8,17 @@ use image::RgbImage;
 const BAND: f32 = 0.1;
 /// Share of the square, around its centre, that its middle is read from.
 const MIDDLE: f32 = 0.4;
+/// The band's corners: its pixels within this share of the square of a corner (where a
+/// frame drawn along the edge passes and a circle inside it does not).
+const CORNER: f32 = 0.25;
 
 /// The ground colours of one square.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ground {
     /// The per-channel median of a band just inside the square's edge.
     pub band: [f32; 3],
+    /// ... of the band's four corners.
+    pub corners: [f32; 3],
     /// ... of its middle (a man's colours when one stands there).
     pub middle: [f32; 3],
 }
@@ -29,7 +35,9 @@ fn ground(crop: &RgbImage, context: f32) -> Ground {
     let square = size - 2.0 * inset;
     let band = (square * BAND).max(1.0);
     let middle = square * (1.0 - MIDDLE) / 2.0;
+    let corner = square * CORNER;
     let mut at_band: [Vec<u8>; 3] = Default::default();
+    let mut at_corners: [Vec<u8>; 3] = Default::default();
     let mut at_middle: [Vec<u8>; 3] = Default::default();
     for (x, y, px) in crop.enumerate_pixels() {
         let (fx, fy) = (x as f32 + 0.5 - inset, y as f32 + 0.5 - inset);
@@ -37,6 +45,11 @@ fn ground(crop: &RgbImage, context: f32) -> Ground {
         // grid lines of some boards, and a finder a little off).
         let edge = fx.min(fy).min(square - fx).min(square - fy);
         let into = if (0.5..=0.5 + band).contains(&edge) {
+            if fx.min(square - fx) < corner && fy.min(square - fy) < corner {
+                for (k, ch) in at_corners.iter_mut().enumerate() {
+                    ch.push(px.0[k]);
+                }
+            }
             &mut at_band
         } else if edge >= middle {
             &mut at_middle
@@ -49,6 +62,7 @@ fn ground(crop: &RgbImage, context: f32) -> Ground {
     }
     Ground {
         band: at_band.map(median),
+        corners: at_corners.map(median),
         middle: at_middle.map(median),
     }
 }

@@ -186,11 +186,14 @@ pub fn find(grounds: &[Ground], placement: &Placement) -> Option<LastMove> {
                 (SquareClass::Piece(p), SquareClass::Empty) => (b, a, p),
                 _ => continue,
             };
-            // An empty square tinted whole, not ringed (a circle, a frame, an inset glow):
-            // its middle is as tinted as its band.
-            let ringed = distance(grounds[from].middle, bands[from])
-                > 14f32.max(0.25 * distance(bands[from], usual.at[from]));
-            if !ringed && could_have_moved(placement, piece, squares[from], squares[to]) {
+            // The empty square tinted whole (its middle as its band), or framed along its
+            // edge (its band's corners as the band: chessboard.js's inset glow); not
+            // ringed by a circle, which leaves the corners.
+            let like_band = |c: [f32; 3]| {
+                distance(c, bands[from]) <= 14f32.max(0.25 * distance(bands[from], usual.at[from]))
+            };
+            let marked = like_band(grounds[from].middle) || like_band(grounds[from].corners);
+            if marked && could_have_moved(placement, piece, squares[from], squares[to]) {
                 found.push(LastMove {
                     from: squares[from],
                     to: squares[to],

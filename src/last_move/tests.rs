@@ -22,7 +22,11 @@ fn board(
             let wobble = ((i * 37 + 11) % 17) as f32 / 16.0 * 2.0 - 1.0;
             let g = g.map(|v| (v + wobble * noise).clamp(0.0, 255.0));
             // A tint fills the square: its middle (when empty) is the band's colour.
-            Ground { band: g, middle: g }
+            Ground {
+                band: g,
+                corners: g,
+                middle: g,
+            }
         })
         .collect()
 }
@@ -149,6 +153,8 @@ fn grounds_come_from_the_band_inside_the_edge() {
     let g = grounds(&[crop], 0.125);
     assert_eq!(g[0].band, [200.0, 210.0, 110.0]);
     assert_eq!(g[0].middle, [20.0, 20.0, 20.0]);
+    // The man stays clear of the band's corners.
+    assert_eq!(g[0].corners, [200.0, 210.0, 110.0]);
 }
 
 #[test]
@@ -189,16 +195,19 @@ fn move_squares_read_and_write_as_uci() {
 }
 
 #[test]
-fn a_ringed_square_is_no_move() {
-    // e2 ringed (a circle or a frame along its edge: the band tinted, the middle not).
-    let mut g = board(
-        BROWN,
-        &[(Square::E2, LICHESS, 0.41), (Square::E4, LICHESS, 0.41)],
-        0.0,
-    );
+fn a_circled_square_is_no_move_a_framed_one_is() {
+    let tints = [(Square::E2, LICHESS, 0.41), (Square::E4, LICHESS, 0.41)];
     let e2 = crate::placement::reading_index(Square::E2);
+    // e2 circled: the band tinted where the circle passes, its corners and middle not.
+    let mut g = board(BROWN, &tints, 0.0);
     g[e2].middle = BROWN.0;
+    g[e2].corners = BROWN.0;
     assert_eq!(find(&g, &placement(AFTER_E4)), None);
+    // e2 framed along its edge (chessboard.js's inset glow): the corners tinted too.
+    let mut g = board(BROWN, &tints, 0.0);
+    g[e2].middle = BROWN.0;
+    let named = find(&g, &placement(AFTER_E4)).map(|m| m.uci());
+    assert_eq!(named.as_deref(), Some("e2e4"));
 }
 
 #[test]
