@@ -26,14 +26,19 @@ pub fn could_have_moved(placement: &Placement, piece: Piece, from: Square, to: S
         Role::Queen => (df == 0 || dr == 0 || df.abs() == dr.abs()) && clear(),
         Role::Pawn => pawn_move(piece.color, from, to, placement),
     };
-    // A piece other than a pawn or king on the last rank may be a pawn just promoted.
-    moved
-        || (matches!(
-            piece.role,
-            Role::Knight | Role::Bishop | Role::Rook | Role::Queen
-        ) && from.rank() == relative(Rank::Seventh, piece.color)
-            && to.rank() == relative(Rank::Eighth, piece.color)
-            && df.abs() <= 1)
+    moved || could_be_promotion(piece, from, to)
+}
+
+/// Whether `piece` on `to` may be a pawn just promoted there from `from`: a piece other
+/// than a pawn or king, one step forward or diagonally from its side's seventh rank.
+pub fn could_be_promotion(piece: Piece, from: Square, to: Square) -> bool {
+    let df = i32::from(to.file()) - i32::from(from.file());
+    matches!(
+        piece.role,
+        Role::Knight | Role::Bishop | Role::Rook | Role::Queen
+    ) && from.rank() == relative(Rank::Seventh, piece.color)
+        && to.rank() == relative(Rank::Eighth, piece.color)
+        && df.abs() <= 1
 }
 
 /// `rank` as seen from `color`'s side (the first rank of black is the eighth).

@@ -61,10 +61,7 @@ impl LastMove {
 
     /// The move in UCI notation (`e2e4`; `e7e8q` for a promotion).
     pub fn uci(&self) -> String {
-        let promoted = self.piece.role != Role::Pawn
-            && self.piece.role != Role::King
-            && self.from.rank() == geometry::relative(shakmaty::Rank::Seventh, self.piece.color)
-            && self.to.rank() == geometry::relative(shakmaty::Rank::Eighth, self.piece.color);
+        let promoted = geometry::could_be_promotion(self.piece, self.from, self.to);
         let suffix = if promoted {
             self.piece.role.char().to_string()
         } else {

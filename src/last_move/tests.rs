@@ -133,6 +133,18 @@ fn a_promotion_names_its_piece() {
     );
     let m = find(&g, &p).expect("the promotion");
     assert_eq!(m.uci(), "e7e8q");
+    // A knight's jump from the seventh rank to the eighth, which no pawn makes, is no
+    // promotion.
+    let jump = LastMove {
+        from: Square::C7,
+        to: Square::A8,
+        piece: Piece {
+            color: Color::White,
+            role: Role::Knight,
+        },
+        ..m
+    };
+    assert_eq!(jump.uci(), "c7a8");
     assert_eq!(m.double_step_over(), None);
 }
 

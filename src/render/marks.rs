@@ -34,13 +34,15 @@ pub(super) fn under_pieces(
         on_random_squares(pm, grid, rng, count, overlay::highlight);
         overlays.push("marks".into());
     }
-    // Guarded so a zero probability draws nothing from the generator: seeded sets drawn
-    // before these overlays existed stay byte for byte the same.
-    if cfg.frames > 0.0 && rng.random_bool(cfg.frames) {
-        let count = rng.random_range(1..=3);
-        on_random_squares(pm, grid, rng, count, overlay::inset_frame);
-        overlays.push("frames".into());
-    }
+    newer_marks(
+        pm,
+        grid,
+        rng,
+        (cfg.frames, 3),
+        overlay::inset_frame,
+        "frames",
+        overlays,
+    );
     if rng.random_bool(cfg.check_glow) {
         let kings: Vec<usize> = (0..64).filter(|&i| matches!(placement.0[look.orientation.placement_index(i / 8, i % 8)], SquareClass::Piece(p) if p.role == shakmaty::Role::King)).collect();
         if let Some(&k) = kings.get(rng.random_range(0..kings.len().max(1))) {
@@ -48,7 +50,7 @@ pub(super) fn under_pieces(
             overlays.push("check".into());
         }
     }
-    // Guarded as the frames are.
+    // Guarded as the newer marks are.
     if cfg.played_move > 0.0 && !is_book_theme(look.theme) && rng.random_bool(cfg.played_move) {
         let played = played_move(placement, rng)?;
         let tint = overlay::last_move_tint(rng);
@@ -144,15 +146,42 @@ pub(super) fn over_pieces(
         }
         overlays.push("arrows".into());
     }
-    if cfg.dots > 0.0 && rng.random_bool(cfg.dots) {
-        let count = rng.random_range(1..=6);
-        on_random_squares(pm, grid, rng, count, overlay::marker_dot);
-        overlays.push("dots".into());
-    }
-    if cfg.crosses > 0.0 && rng.random_bool(cfg.crosses) {
-        let count = rng.random_range(1..=3);
-        on_random_squares(pm, grid, rng, count, overlay::cross_mark);
-        overlays.push("crosses".into());
+    newer_marks(
+        pm,
+        grid,
+        rng,
+        (cfg.dots, 6),
+        overlay::marker_dot,
+        "dots",
+        overlays,
+    );
+    newer_marks(
+        pm,
+        grid,
+        rng,
+        (cfg.crosses, 3),
+        overlay::cross_mark,
+        "crosses",
+        overlays,
+    );
+}
+
+/// With probability `chance`, `mark` on 1 to `most` random squares, named `name` in the
+/// board's overlay list. Guarded so a zero probability draws nothing from the generator:
+/// seeded sets drawn before these overlays existed stay byte for byte the same.
+fn newer_marks<R: Rng>(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    rng: &mut R,
+    (chance, most): (f64, i32),
+    mark: fn(&mut Pixmap, &Grid, (usize, usize), &mut R),
+    name: &str,
+    overlays: &mut Vec<String>,
+) {
+    if chance > 0.0 && rng.random_bool(chance) {
+        let count = rng.random_range(1..=most);
+        on_random_squares(pm, grid, rng, count, mark);
+        overlays.push(name.into());
     }
 }
 
