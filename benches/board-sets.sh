@@ -26,7 +26,7 @@ ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # 4 (session 37): engraved shading keeps its share of paper on small white men.
 version=4
 diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks greyb
-  stau moves)
+  stau moves panels)
 
 need() {
   for d in "$@"; do
@@ -74,6 +74,9 @@ draw() {
   # ones), labelled (session 39: `infer eval`'s last-move counts); the two random
   # highlighted squares of the default mix off, its other marks on.
   echo '{"look": {"black_bottom": 0.0}, "overlays": {"played_move": 0.7, "last_move": 0.0}}' > "$cfg/moves.json"
+  # An app's panels flush against the board (session 40): an evaluation bar beside it,
+  # player strips above and below; never cropped to the board, so there is room for them.
+  echo '{"look": {"black_bottom": 0.0}, "scene": {"cropped": 0.0, "app_panels": 1.0}}' > "$cfg/panels.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0}, "degrade": {"sharpen": {"probability": 1.0, "strength": 2.0}}}' > "$cfg/sbook.json"
   cat > "$cfg/dbook.json" <<'EOF'
 {"look": {"black_bottom": 0.0, "book_theme": 1.0}, "scene": {"min_board": 150, "max_board": 320},
@@ -137,6 +140,7 @@ EOF
   $bin/synth staunton --out "$dir/staunton-eval" --count 8 --seed 2 --overwrite 2> /dev/null
   one stau --count 300 --seed 85 --config $WB --pieces "$dir/staunton-eval"
   one moves --count 300 --seed 87 --config "$cfg/moves.json" "${P[@]}"
+  one panels --count 300 --seed 89 --config "$cfg/panels.json" "${P[@]}"
   echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7, ST = --pieces $dir/staunton)"
 }
 

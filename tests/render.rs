@@ -483,3 +483,47 @@ fn white_men_without_dark_ink_are_not_drawn_on_book_themes() {
         assert!(on_own.render(3, i).theme.starts_with("book"));
     }
 }
+
+/// An app's panels (evaluation bar, player strips) come from a stream of their own: the
+/// same boards as without them, the squares' pixels untouched, pixels changed only outside
+/// the board, and the label says what was drawn.
+#[test]
+fn app_panels_change_only_the_surroundings() {
+    let plain = clean_config();
+    let mut with = plain;
+    with.scene.app_panels = 1.0;
+    let (a, b) = (own_set_renderer(plain), own_set_renderer(with));
+    let mut kinds = std::collections::HashSet::new();
+    for i in 0..8 {
+        let (x, y) = (a.render(5, i), b.render(5, i));
+        assert_eq!(x.placement, y.placement, "image {i}");
+        assert_eq!(x.quad, y.quad, "image {i}");
+        assert_eq!(x.image.dimensions(), y.image.dimensions(), "image {i}");
+        // The squares, a pixel in from their edge (bilinear sampling reaches one pixel).
+        let squares = y.quad.grown(-1.5 / y.quad.mean_side());
+        let mut outside_changed = 0;
+        for (px, py, p) in y.image.enumerate_pixels() {
+            if squares.contains([px as f32 + 0.5, py as f32 + 0.5]) {
+                assert_eq!(p, x.image.get_pixel(px, py), "image {i}: ({px}, {py})");
+            } else if p != x.image.get_pixel(px, py) {
+                outside_changed += 1;
+            }
+        }
+        let panels = y.effects.iter().find_map(|e| e.strip_prefix("panels:"));
+        assert!(x.effects.iter().all(|e| !e.starts_with("panels:")));
+        match panels {
+            Some(drawn) => {
+                assert!(
+                    outside_changed > 0,
+                    "image {i}: {drawn} drawn, no pixel changed"
+                );
+                kinds.extend(drawn.split('+').map(str::to_string));
+            }
+            None => assert_eq!(outside_changed, 0, "image {i}"),
+        }
+    }
+    assert!(
+        kinds.contains("eval_bar") && kinds.contains("players"),
+        "{kinds:?}"
+    );
+}

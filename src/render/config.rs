@@ -211,6 +211,11 @@ pub struct SceneConfig {
     /// into a square), after the degradations: probability and the smallest share of the
     /// side kept (0.3-1). Default 0, 0.6.
     pub squash: Effect,
+    /// Share of uncropped pictures with an app's panels flush against the board (an
+    /// evaluation bar beside it, player strips with names, men taken and clocks above and
+    /// below; [`super::panels`]), drawn from a stream of their own so that a set drawn
+    /// with them shows the same boards as one without. Default 0.
+    pub app_panels: f64,
 }
 
 impl Default for SceneConfig {
@@ -225,6 +230,7 @@ impl Default for SceneConfig {
             perspective: effect(0.15, 0.25),
             quarter_turn: 0.0,
             squash: effect(0.0, 0.6),
+            app_panels: 0.0,
         }
     }
 }
@@ -431,6 +437,7 @@ impl SynthConfig {
             ("scene.quarter_turn", self.scene.quarter_turn),
             ("scene.squash.probability", self.scene.squash.probability),
             ("scene.second_board", self.scene.second_board),
+            ("scene.app_panels", self.scene.app_panels),
             (
                 "scene.rotation.probability",
                 self.scene.rotation.probability,

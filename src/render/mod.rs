@@ -11,6 +11,7 @@ mod labels;
 mod marks;
 pub mod noise;
 pub mod overlay;
+mod panels;
 pub mod piece_warp;
 pub mod pieces;
 pub mod positions;
@@ -130,6 +131,9 @@ pub(crate) fn luma(c: resvg::tiny_skia::ColorU8) -> f32 {
     0.299 * f32::from(c.red()) + 0.587 * f32::from(c.green()) + 0.114 * f32::from(c.blue())
 }
 
+/// Mixed into the seed of the stream that draws an app's panels (`scene.app_panels`).
+const PANEL_STREAM: u64 = 0x7061_6e65_6c73;
+
 /// The per-image random stream: independent of how images are spread over threads.
 pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -185,6 +189,9 @@ impl Renderer {
 
     fn render_with(&self, seed: u64, index: u64, board_area: bool) -> Rendered {
         let mut rng = item_rng(seed, index);
+        // An app's panels come from a stream of their own: turning them on changes nothing
+        // else in the picture.
+        let mut panel_rng = item_rng(seed ^ PANEL_STREAM, index);
         // A rare failure (degenerate geometry) is retried with the next draws of the stream;
         // after a few, the scene falls back to a plain cropped board so this never hangs.
         let mut plain = self.cfg;
@@ -196,7 +203,7 @@ impl Renderer {
         let mut attempt = 0;
         loop {
             let cfg = if attempt < 20 { &self.cfg } else { &plain };
-            if let Some(r) = self.try_render(cfg, &mut rng, board_area) {
+            if let Some(r) = self.try_render(cfg, &mut rng, &mut panel_rng, board_area) {
                 return r;
             }
             attempt += 1;
@@ -207,6 +214,7 @@ impl Renderer {
         &self,
         cfg: &SynthConfig,
         rng: &mut ChaCha8Rng,
+        panel_rng: &mut ChaCha8Rng,
         board_area: bool,
     ) -> Option<Rendered> {
         let placement = positions::random_position(&cfg.positions, rng);
@@ -303,13 +311,14 @@ impl Renderer {
                 .then(|| inner_line::InnerMark::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
-        let scene = scene::compose(
+        let (scene, panels) = scene::compose(
             &drawn.pixmap,
             (drawn.grid.x, drawn.grid.y),
             cell * 8.0,
             &cfg.scene,
             &cfg.overlays,
             &self.sets,
+            (set, panel_rng),
             rng,
         )?;
         let scene = if board_area {
@@ -324,6 +333,9 @@ impl Renderer {
         let mut image = scene::to_rgb(&scene.canvas);
         let mut quad = scene.quad;
         let mut effects = Vec::new();
+        if !panels.is_empty() {
+            effects.push(format!("panels:{}", panels.join("+")));
+        }
         let rotate = rng.random_bool(cfg.scene.rotation.probability);
         let skew = rng.random_bool(cfg.scene.perspective.probability);
         if rotate || skew {

@@ -7,6 +7,7 @@ use resvg::tiny_skia::{Pixmap, PixmapPaint, Rect, Transform};
 
 use super::board::{BoardLook, Coordinates, Orientation, draw_board};
 use super::config::{OverlayConfig, SceneConfig};
+use super::panels::draw_panels;
 use super::pieces::PieceSet;
 use super::positions::random_game;
 use super::text::{draw_text, fonts};
@@ -139,7 +140,9 @@ fn crop_rect(w: f32, h: f32, quad: &Quad, room: f32) -> (u32, u32, u32, u32) {
 }
 
 /// Places a drawn board (`board`, whose squares start at `inner` with side `side`) in a
-/// scene: cropped to it, or on a cluttered page/app window.
+/// scene: cropped to it, or on a cluttered page/app window. `panels` is the board's piece
+/// set and the stream that draws an app's panels around it (`cfg.app_panels`); what was
+/// drawn of them comes back with the scene.
 pub fn compose(
     board: &Pixmap,
     inner: (f32, f32),
@@ -147,8 +150,9 @@ pub fn compose(
     cfg: &SceneConfig,
     overlays: &OverlayConfig,
     sets: &[PieceSet],
+    panels: (&PieceSet, &mut impl Rng),
     rng: &mut impl Rng,
-) -> Option<Scene> {
+) -> Option<(Scene, Vec<&'static str>)> {
     if rng.random_bool(cfg.cropped) {
         // Cropped to the board, a few pixels inside or outside its edge on each side.
         let mut edge = || rng.random_range(-0.02..0.04f32) * side;
@@ -159,10 +163,13 @@ pub fn compose(
         let (ox, oy) = (l - inner.0, t - inner.1);
         paste(&mut canvas, ox.round() as i32, oy.round() as i32, board);
         let (x, y) = (ox.round() + inner.0, oy.round() + inner.1);
-        return Some(Scene {
-            canvas,
-            quad: Quad::square(x, y, side),
-        });
+        return Some((
+            Scene {
+                canvas,
+                quad: Quad::square(x, y, side),
+            },
+            Vec::new(),
+        ));
     }
     let (bw, bh) = (board.width() as f32, board.height() as f32);
     let frac = rng.random_range(cfg.min_board_fraction..0.85f32);
@@ -184,10 +191,26 @@ pub fn compose(
         second_board(&mut canvas, (x, y, bw, bh), overlays, sets, rng);
     }
     paste(&mut canvas, x as i32, y as i32, board);
-    Some(Scene {
-        canvas,
-        quad: Quad::square(x + inner.0, y + inner.1, side),
-    })
+    let (set, panel_rng) = panels;
+    let drawn = if cfg.app_panels > 0.0 && panel_rng.random_bool(cfg.app_panels) {
+        draw_panels(
+            &mut canvas,
+            (x, y, bw, bh),
+            side / 8.0,
+            set,
+            dark_ui,
+            panel_rng,
+        )
+    } else {
+        Vec::new()
+    };
+    Some((
+        Scene {
+            canvas,
+            quad: Quad::square(x + inner.0, y + inner.1, side),
+        },
+        drawn,
+    ))
 }
 
 /// Draws `top` over `canvas` with its top-left corner at `(x, y)`. An opaque picture
