@@ -311,16 +311,14 @@ impl Renderer {
                 .then(|| inner_line::InnerMark::random(rng)),
         };
         let drawn = board::draw_board(&placement, &look, &cfg.overlays, rng)?;
-        let (scene, panels) = scene::compose(
-            &drawn.pixmap,
-            (drawn.grid.x, drawn.grid.y),
-            cell * 8.0,
-            &cfg.scene,
-            &cfg.overlays,
-            &self.sets,
-            (set, panel_rng),
-            rng,
-        )?;
+        let board = scene::BoardToPlace {
+            pixmap: &drawn.pixmap,
+            inner: (drawn.grid.x, drawn.grid.y),
+            side: cell * 8.0,
+            set,
+        };
+        let (scene, panels) =
+            scene::compose(board, &cfg.scene, &cfg.overlays, &self.sets, panel_rng, rng)?;
         let scene = if board_area {
             // Room for the crop context, and for the board to turn and skew without the
             // camera having to shrink it to fit.

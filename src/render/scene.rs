@@ -139,20 +139,35 @@ fn crop_rect(w: f32, h: f32, quad: &Quad, room: f32) -> (u32, u32, u32, u32) {
     (x0 as u32, y0 as u32, (x1 - x0) as u32, (y1 - y0) as u32)
 }
 
-/// Places a drawn board (`board`, whose squares start at `inner` with side `side`) in a
-/// scene: cropped to it, or on a cluttered page/app window. `panels` is the board's piece
-/// set and the stream that draws an app's panels around it (`cfg.app_panels`); what was
-/// drawn of them comes back with the scene.
+/// A drawn board about to be placed in a scene.
+pub struct BoardToPlace<'a> {
+    /// The board's drawing (squares, and any frame or outside coordinates).
+    pub pixmap: &'a Pixmap,
+    /// Where its squares start in the drawing.
+    pub inner: (f32, f32),
+    /// The side of its 8 x 8 squares, in pixels.
+    pub side: f32,
+    /// The piece set it is drawn in (an app's panels show the men taken in it).
+    pub set: &'a PieceSet,
+}
+
+/// Places a drawn board in a scene: cropped to it, or on a cluttered page/app window.
+/// `panel_rng` draws an app's panels around it (`cfg.app_panels`), from a stream of its
+/// own; what was drawn of them comes back with the scene.
 pub fn compose(
-    board: &Pixmap,
-    inner: (f32, f32),
-    side: f32,
+    board: BoardToPlace<'_>,
     cfg: &SceneConfig,
     overlays: &OverlayConfig,
     sets: &[PieceSet],
-    panels: (&PieceSet, &mut impl Rng),
+    panel_rng: &mut impl Rng,
     rng: &mut impl Rng,
 ) -> Option<(Scene, Vec<&'static str>)> {
+    let BoardToPlace {
+        pixmap: board,
+        inner,
+        side,
+        set,
+    } = board;
     if rng.random_bool(cfg.cropped) {
         // Cropped to the board, a few pixels inside or outside its edge on each side.
         let mut edge = || rng.random_range(-0.02..0.04f32) * side;
@@ -191,7 +206,6 @@ pub fn compose(
         second_board(&mut canvas, (x, y, bw, bh), overlays, sets, rng);
     }
     paste(&mut canvas, x as i32, y as i32, board);
-    let (set, panel_rng) = panels;
     let drawn = if cfg.app_panels > 0.0 && panel_rng.random_bool(cfg.app_panels) {
         draw_panels(
             &mut canvas,
