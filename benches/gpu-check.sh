@@ -68,6 +68,11 @@ prepare)
     cp -rL data/pieces-extra/xboard/default "$all/n7/xboard-default"
     for s in gnome-simple knights-gray knights-plain knights-xboard2 pychess-fantasy_alt \
       pychess-prmi unicode-notosanssymbols2; do cp -rL "data/pieces-extra/more/$s" "$all/m7/"; done
+    # ST: synth's 12 procedural 3D-looking Staunton sets of seed 1 (session 38; board set
+    # stau draws seed 2's, never trained on). They join (a)'s sets too: measure (a) as the
+    # card does afterwards, `train --init RUN --steps 0 $P $H`.
+    [ -n "${SKIP_BUILD:-}" ] || cargo build --release --bin synth
+    target/release/synth staunton --out "$all/staunton" --count 12 --seed 1 --overwrite 2> /dev/null
     tar -czf "$dir/all.tar.gz" -C "$dir" all && rm -rf "$all"
     # The recipe: the shipped second model's training config, with the session-9
     # augmentations and a validation of the usual 150 boards a set.
@@ -133,7 +138,9 @@ run)
     rm -rf /tmp/all
     tar -xzf "$dir/all.tar.gz" -C /tmp
     pieces=(--pieces "$dir/pieces/fenscan" --pieces "$dir/pieces/lichess")
-    for f in pychess npm dreamchess fonts eboard scid n7 m7; do pieces+=(--pieces "/tmp/all/$f"); done
+    for f in pychess npm dreamchess fonts eboard scid n7 m7 staunton; do
+      [ -d "/tmp/all/$f" ] && pieces+=(--pieces "/tmp/all/$f")
+    done
     holdout=(--holdout cardinal,chess7,dubrovny,governor,pixel,tatiana)
   }
   if [ "${MODE:-check}" = speed ]; then
