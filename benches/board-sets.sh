@@ -26,7 +26,7 @@ ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
 # 4 (session 37): engraved shading keeps its share of paper on small white men.
 version=4
 diagnostic=(rbook14 hbook14 dbook14 ibook mbook sbook free qvw13 qpersp faded dim squashed wmarks greyb
-  stau moves panels)
+  stau moves panels dialog)
 
 need() {
   for d in "$@"; do
@@ -77,6 +77,9 @@ draw() {
   # An app's panels flush against the board (session 40): an evaluation bar beside it,
   # player strips above and below; never cropped to the board, so there is room for them.
   echo '{"look": {"black_bottom": 0.0}, "scene": {"cropped": 0.0, "app_panels": 1.0}}' > "$cfg/panels.json"
+  # A dialog over every board (session 40): the men beneath are hidden; measures how many
+  # of the mistakes that makes are reported (hidden squares), not exact boards.
+  echo '{"look": {"black_bottom": 0.0}, "overlays": {"dialog": 1.0}}' > "$cfg/dialog.json"
   echo '{"look": {"black_bottom": 0.0, "book_theme": 1.0}, "degrade": {"sharpen": {"probability": 1.0, "strength": 2.0}}}' > "$cfg/sbook.json"
   cat > "$cfg/dbook.json" <<'EOF'
 {"look": {"black_bottom": 0.0, "book_theme": 1.0}, "scene": {"min_board": 150, "max_board": 320},
@@ -141,6 +144,7 @@ EOF
   one stau --count 300 --seed 85 --config $WB --pieces "$dir/staunton-eval"
   one moves --count 300 --seed 87 --config "$cfg/moves.json" "${P[@]}"
   one panels --count 300 --seed 89 --config "$cfg/panels.json" "${P[@]}"
+  one dialog --count 300 --seed 91 --config "$cfg/dialog.json" "${P[@]}"
   echo "board-sets: all in $dir (training recipes: N7 = --pieces $n7, ST = --pieces $dir/staunton)"
 }
 

@@ -94,6 +94,10 @@ struct ModelArgs {
     /// read as the same piece on their square colour.
     #[arg(long)]
     no_unlike_twins: bool,
+    /// Do not report as unsure the squares hidden by something drawn over the board (a
+    /// dialog, glare: one flat colour over light and dark squares alike).
+    #[arg(long)]
+    no_hidden: bool,
     /// Do not read unsure squares again from slightly shifted windows.
     #[arg(long)]
     no_relook: bool,
@@ -213,6 +217,11 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
             None
         } else {
             RecognizeOptions::default().unlike_twins_margin
+        },
+        hidden: if model.no_hidden {
+            None
+        } else {
+            RecognizeOptions::default().hidden
         },
         stretch_faded_below: if model.no_stretch {
             None

@@ -270,6 +270,9 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
             _ if r.cut_off.contains(&s.square) => {
                 " (a quarter or more of it lies outside the picture)".to_string()
             }
+            _ if r.hidden.contains(&s.square) => {
+                " (something is drawn over it: what stands there cannot be seen)".to_string()
+            }
             _ => String::new(),
         };
         eprintln!("{prefix}unsure about {}: {}{why}", s.square, alt.join(", "));
@@ -282,12 +285,29 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
             names.join(", ")
         );
     }
-    if r.uncertain.len() >= MANY_UNSURE {
+    if !r.hidden.is_empty() {
+        let names: Vec<String> = r.hidden.iter().map(|s| s.to_string()).collect();
         eprintln!(
-            "{prefix}warning: {} squares are unsure: the picture is hard to read (small, \
-             blurred) or its pieces are drawn in a style the model has not learned; compare \
-             the FEN with the picture (--debug-image) or fine-tune on this style (README)",
-            r.uncertain.len()
+            "{prefix}warning: {} squares are hidden by something drawn over the board (a \
+             dialog, a banner, glare?): {}; they are given as read (usually empty), and the \
+             chess constraints are not applied (a king may stand beneath); fill them in from \
+             the game, or read a picture without it",
+            names.len(),
+            names.join(", ")
+        );
+    }
+    // Squares hidden or cut off have been explained above.
+    let unsure_seen = r
+        .uncertain
+        .iter()
+        .filter(|s| !r.hidden.contains(&s.square) && !r.cut_off.contains(&s.square))
+        .count();
+    if unsure_seen >= MANY_UNSURE {
+        eprintln!(
+            "{prefix}warning: {unsure_seen} squares are unsure: the picture is hard to read \
+             (small, blurred) or its pieces are drawn in a style the model has not learned; \
+             compare the FEN with the picture (--debug-image) or fine-tune on this style \
+             (README)"
         );
     }
     for t in r.twins.iter().filter(|t| t.from != t.to) {

@@ -66,6 +66,7 @@ pub mod dataset;
 pub mod debug_image;
 pub mod decode;
 pub mod eval;
+pub mod hidden;
 pub mod io;
 pub mod last_move;
 pub mod levels;

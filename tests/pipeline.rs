@@ -66,6 +66,8 @@ fn cluttered_screenshots_are_read() {
         match rec.recognize(&r.image, &opts) {
             Ok(got) => {
                 let err = got.board.quad.max_corner_distance(&r.quad) / r.quad.mean_side();
+                // Nothing is drawn over these boards.
+                assert!(got.hidden.is_empty(), "image {i}: hidden {:?}", got.hidden);
                 if got.placement == r.placement {
                     exact += 1;
                 } else {
@@ -338,6 +340,7 @@ fn json_output_has_the_fields() {
         "squares",
         "uncertain",
         "unlike_twins",
+        "hidden",
         "relooked",
         "tones",
         "twins",

@@ -5,6 +5,7 @@ mod checkpoint;
 mod cli;
 mod fen_check;
 mod finder;
+mod hidden;
 mod last_move;
 mod many_boards;
 mod orientation;

@@ -20,6 +20,7 @@ use crate::fen::Fen;
 use crate::fen::check::check;
 use crate::fen::problem::Problem;
 
+use crate::hidden::{self, HiddenConfig};
 use crate::last_move::{self, LastMove};
 use crate::levels::{self, BoardTones};
 use crate::lookalike::{self, LookalikeConfig};
@@ -58,6 +59,9 @@ pub struct RecognizeOptions {
     /// do with each other (`None`: off). Default 0.2 (see
     /// [`crate::lookalike::unlike_twins`]).
     pub unlike_twins_margin: Option<f32>,
+    /// Report the squares hidden by something over the board (a dialog, glare; see
+    /// [`crate::hidden`]) as unsure (`None`: off).
+    pub hidden: Option<HiddenConfig>,
     /// A board whose tones span less than this (grey levels between its darkest and
     /// lightest, see [`crate::levels::board_tones`]), or whose lightest grey is under
     /// [`crate::levels::DIM_BELOW`] (its shadows then lifted too), is also read with them
@@ -79,6 +83,7 @@ impl Default for RecognizeOptions {
             orientation: None,
             uncertain_below: 0.9,
             unlike_twins_margin: Some(0.2),
+            hidden: Some(HiddenConfig::default()),
             stretch_faded_below: Some(levels::FADED_BELOW),
             fields: FenFields::default(),
         }
@@ -107,6 +112,10 @@ pub struct Recognition {
     /// piece on the same square colour (reported as uncertain too).
     #[serde(serialize_with = "ser_squares")]
     pub unlike_twins: Vec<Square>,
+    /// Squares hidden by something drawn over the board (a dialog, glare): what stands
+    /// there cannot be seen, whatever they read as; reported as uncertain too.
+    #[serde(serialize_with = "ser_squares")]
+    pub hidden: Vec<Square>,
     /// Squares a quarter or more outside the picture (a crop too tight), reported as
     /// uncertain too.
     #[serde(serialize_with = "ser_squares")]
@@ -149,6 +158,9 @@ pub enum Constraints {
     /// Not applied: the squares read surely already break the rules of a game (a piece
     /// gallery, an editor's board of queens; [`crate::decode::clearly_not_a_game`]).
     NotAGame,
+    /// Not applied: part of the board is hidden (see [`Recognition::hidden`]), and a man
+    /// the rules ask for (a king) may stand beneath; the rules would put it elsewhere.
+    PartlyHidden,
 }
 
 /// Why an image could not be recognised.
@@ -366,10 +378,29 @@ impl Recognizer {
                 })
             })
             .collect();
+        // Squares a quarter or more outside the picture: whatever they read is a guess.
+        let shares = crate::squares::outside_shares(&board.quad, img.width(), img.height());
+        let cut_off: Vec<Square> = (0..64)
+            .filter(|&i| shares[i] >= CUT_OFF_SHARE)
+            .filter_map(true_square)
+            .collect();
+        let hidden: Vec<Square> = match &opts.hidden {
+            Some(cfg) => {
+                let context = self.classifier.crop().context;
+                hidden::find(&crops, context, &image_grounds, &image_probs, cfg)
+            }
+            None => Vec::new(),
+        }
+        .into_iter()
+        .filter_map(true_square)
+        .filter(|s| !cut_off.contains(s))
+        .collect();
         let constraints = if !opts.constraints {
             Constraints::Off
         } else if clearly_not_a_game(&probs, &opts.decode) {
             Constraints::NotAGame
+        } else if !hidden.is_empty() {
+            Constraints::PartlyHidden
         } else {
             Constraints::Applied
         };
@@ -411,17 +442,12 @@ impl Recognizer {
             .collect(),
             None => Vec::new(),
         };
-        // Squares a quarter or more outside the picture: whatever they read is a guess.
-        let shares = crate::squares::outside_shares(&board.quad, img.width(), img.height());
-        let cut_off: Vec<Square> = (0..64)
-            .filter(|&i| shares[i] >= CUT_OFF_SHARE)
-            .filter_map(true_square)
-            .collect();
         let uncertain = squares
             .iter()
             .filter(|s| {
                 unlike_twins.contains(&s.square)
                     || cut_off.contains(&s.square)
+                    || hidden.contains(&s.square)
                     || s.top
                         .first()
                         .is_none_or(|t| t.probability < opts.uncertain_below)
@@ -450,6 +476,7 @@ impl Recognizer {
             squares,
             uncertain,
             unlike_twins,
+            hidden,
             cut_off,
             relooked,
             tones,

@@ -53,6 +53,10 @@ pub struct OverlayConfig {
     /// (`last_move`). Default 0, as `frames`; the `moves` board set measures
     /// [`crate::last_move`] with it.
     pub played_move: f64,
+    /// A dialog drawn over the board (a game-over card, a pop-up): an opaque panel a third
+    /// to three quarters of the board across, with a title and a button, hiding the men
+    /// beneath (their labels still say what stands there). Default 0, as `frames`.
+    pub dialog: f64,
 }
 
 impl OverlayConfig {
@@ -68,6 +72,7 @@ impl OverlayConfig {
         dots: 0.0,
         crosses: 0.0,
         played_move: 0.0,
+        dialog: 0.0,
     };
 }
 
@@ -84,6 +89,7 @@ impl Default for OverlayConfig {
             dots: 0.0,
             crosses: 0.0,
             played_move: 0.0,
+            dialog: 0.0,
         }
     }
 }
@@ -432,6 +438,7 @@ impl SynthConfig {
             ("overlays.dots", self.overlays.dots),
             ("overlays.crosses", self.overlays.crosses),
             ("overlays.played_move", self.overlays.played_move),
+            ("overlays.dialog", self.overlays.dialog),
             ("overlays.arrows", self.overlays.arrows),
             ("scene.cropped", self.scene.cropped),
             ("scene.quarter_turn", self.scene.quarter_turn),

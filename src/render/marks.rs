@@ -164,6 +164,11 @@ pub(super) fn over_pieces(
         "crosses",
         overlays,
     );
+    // Last: a dialog lies over everything on the board. Guarded as the newer marks are.
+    if cfg.dialog > 0.0 && rng.random_bool(cfg.dialog) {
+        overlay::dialog(pm, grid, rng);
+        overlays.push("dialog".into());
+    }
 }
 
 /// With probability `chance`, `mark` on 1 to `most` random squares, named `name` in the

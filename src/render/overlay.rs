@@ -377,6 +377,64 @@ pub fn arrow(
     }
 }
 
+/// A dialog over the board (a game-over card, a pop-up): an opaque panel, light or dark,
+/// a third to three quarters of the board across and a quarter to three fifths high,
+/// anywhere on it, with a title and a coloured button.
+pub fn dialog(pm: &mut Pixmap, grid: &Grid, rng: &mut impl Rng) {
+    let side = grid.cell * 8.0;
+    let w = side * rng.random_range(0.35..0.75f32);
+    let h = side * rng.random_range(0.25..0.6f32);
+    let x = grid.x + rng.random_range(0.0..=side - w);
+    let y = grid.y + rng.random_range(0.0..=side - h);
+    let light = rng.random_bool(0.5);
+    let (fill, ink) = if light {
+        ([rng.random_range(225..=255u8); 3], [40u8; 3])
+    } else {
+        let v = rng.random_range(30..70u8);
+        ([v, v.saturating_sub(2), v.saturating_sub(4)], [235u8; 3])
+    };
+    if let Some(rect) = Rect::from_xywh(x, y, w, h) {
+        pm.fill_rect(rect, &paint(fill, 255), Transform::identity(), None);
+    }
+    let fonts = super::text::fonts();
+    let Some(font) = fonts.get(rng.random_range(0..fonts.len().max(1))) else {
+        return;
+    };
+    const TITLES: [&str; 5] = [
+        "White Won",
+        "Black Won",
+        "Draw",
+        "Game Aborted",
+        "Checkmate!",
+    ];
+    let title = TITLES[rng.random_range(0..TITLES.len())];
+    let px = h * rng.random_range(0.1..0.2f32);
+    let tw = super::text::text_width(font, px, title);
+    super::text::draw_text(
+        pm,
+        font,
+        px,
+        x + (w - tw).max(0.0) / 2.0,
+        y + h * 0.12,
+        ink,
+        title,
+    );
+    let button: [u8; 3] = [
+        rng.random_range(60..140u8),
+        rng.random_range(120..200u8),
+        rng.random_range(40..120u8),
+    ];
+    let (bw, bh) = (w * 0.6, h * 0.22);
+    if let Some(rect) = Rect::from_xywh(x + (w - bw) / 2.0, y + h * 0.65, bw, bh) {
+        pm.fill_rect(rect, &paint(button, 255), Transform::identity(), None);
+    }
+    let label = "New Game";
+    let lp = bh * 0.5;
+    let lw = super::text::text_width(font, lp, label);
+    let (lx, ly) = (x + (w - lw).max(0.0) / 2.0, y + h * 0.65 + (bh - lp) / 2.0);
+    super::text::draw_text(pm, font, lp, lx, ly, [250; 3], label);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
