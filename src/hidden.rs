@@ -5,9 +5,9 @@
 //! colour: one flat colour over light and dark squares alike (or over one colour's squares,
 //! when it matches the other's ground), lying off the squares' own ground, on a block of
 //! neighbouring squares. Such squares are reported (the pipeline adds them to the unsure
-//! squares); their reading is left as it is, since nothing on the picture says what stands
-//! beneath. (Men drawn over an opaque block of highlighted squares would be reported too;
-//! apps draw highlights half transparent.)
+//! squares and gives them as empty unless a man is read there surely), since nothing on
+//! the picture says what stands beneath. (Men drawn over an opaque block of highlighted
+//! squares would be reported too; apps draw highlights half transparent.)
 
 use image::RgbImage;
 

@@ -1,7 +1,8 @@
 //! A dialog drawn over the board (synth's `overlays.dialog`): the squares beneath are
 //! reported as hidden and unsure, so no square is silently wrong; `infer` says so.
 
-use fenscan::recognize::RecognizeOptions;
+use fenscan::SquareClass;
+use fenscan::recognize::{Constraints, RecognizeOptions};
 use fenscan::render::SynthConfig;
 
 use crate::util::{TempDir, own_set_renderer, run_bin, screenshot_degradations, shipped};
@@ -39,11 +40,17 @@ fn squares_under_a_dialog_are_reported_hidden() {
             continue;
         };
         assert!(got.hidden.len() >= 4, "image {i}: hidden {:?}", got.hidden);
+        assert_eq!(got.constraints, Constraints::PartlyHidden, "image {i}");
         for s in &got.hidden {
             assert!(
                 got.uncertain.iter().any(|u| u.square == *s),
                 "image {i}: {s}"
             );
+            // Given as empty unless a man is read there surely.
+            let reading = got.squares.iter().find(|r| r.square == *s).unwrap();
+            if reading.top[0].probability < 0.9 {
+                assert_eq!(got.placement.get(*s), SquareClass::Empty, "image {i}: {s}");
+            }
         }
         // The men beneath read as empty squares: each such mistake is reported.
         for (k, (want, read)) in r.placement.0.iter().zip(&got.placement.0).enumerate() {

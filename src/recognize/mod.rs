@@ -11,7 +11,7 @@ use shakmaty::Square;
 use crate::board::{FinderConfig, FoundBoard, find, find_all, reading_order};
 use crate::board_top::{self, PictureTop, Reading, picture_top};
 use crate::class::SquareClass;
-use crate::classifier::{Backend, CheckpointError, Classifier};
+use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
 use crate::coordinates::read_coordinates;
 use crate::decode::{
     Change, DecodeConfig, argmax, clearly_not_a_game, decode_game, sure_placement,
@@ -404,11 +404,22 @@ impl Recognizer {
         } else {
             Constraints::Applied
         };
-        let (placement, changes) = if constraints == Constraints::Applied {
+        let (mut placement, changes) = if constraints == Constraints::Applied {
             decode_game(&probs, &opts.decode)
         } else {
             (argmax(&probs), Vec::new())
         };
+        // What a hidden square reads as is a guess at a dialog's text and buttons: it is
+        // given as empty, unless a man is read there surely (one the panel's edge leaves
+        // in view).
+        if let Some(cfg) = &opts.hidden {
+            for &s in &hidden {
+                let i = crate::placement::reading_index(s);
+                if top_probability(&probs[i]) < cfg.seen_man {
+                    placement.0[i] = SquareClass::Empty;
+                }
+            }
+        }
         let squares: Vec<SquareReading> = probs
             .iter()
             .enumerate()
