@@ -95,7 +95,7 @@ struct ModelArgs {
     #[arg(long)]
     no_unlike_twins: bool,
     /// Do not report as unsure the squares hidden by something drawn over the board (a
-    /// dialog, glare: one flat colour over light and dark squares alike).
+    /// dialog, a pop-up: one flat colour over light and dark squares alike).
     #[arg(long)]
     no_hidden: bool,
     /// Do not read unsure squares again from slightly shifted windows.

@@ -289,7 +289,7 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
         let names: Vec<String> = r.hidden.iter().map(|s| s.to_string()).collect();
         eprintln!(
             "{prefix}warning: {} squares are hidden by something drawn over the board (a \
-             dialog, a banner, glare?): {}; they are given as empty (but for men read surely \
+             dialog, a banner?): {}; they are given as empty (but for men read surely \
              at the edge), and the chess constraints are not applied (a king may stand \
              beneath); fill them in from the game, or read a picture without it",
             names.len(),

@@ -1,10 +1,11 @@
 //! Squares hidden by something over the board: a game-over dialog or a pop-up in an app's
-//! screenshot, glare that washed out part of a photographed screen. The classifier reads
-//! such squares as plain empty squares, surely, since an opaque panel looks like nothing
-//! but ground; the FEN would then be silently wrong. A panel gives itself away by its
-//! colour: one flat colour over light and dark squares alike (or over one colour's squares,
-//! when it matches the other's ground), lying off the squares' own ground, on a block of
-//! neighbouring squares. Such squares are reported (the pipeline adds them to the unsure
+//! screenshot, anything opaque laid over the squares (glare that washed a block of squares
+//! out to one flat white would count; synth's softer glare is never taken for a panel).
+//! The classifier reads such squares as plain empty squares, surely, since an opaque panel
+//! looks like nothing but ground; the FEN would then be silently wrong. A panel gives
+//! itself away by its colour: one flat colour over light and dark squares alike (or over
+//! one colour's squares, when it matches the other's ground), lying off the squares' own
+//! ground, on a block of neighbouring squares. Such squares are reported (the pipeline adds them to the unsure
 //! squares and gives them as empty unless a man is read there surely), since nothing on
 //! the picture says what stands beneath. (Men drawn over an opaque block of highlighted
 //! squares would be reported too; apps draw highlights half transparent.)

@@ -59,7 +59,7 @@ pub struct RecognizeOptions {
     /// do with each other (`None`: off). Default 0.2 (see
     /// [`crate::lookalike::unlike_twins`]).
     pub unlike_twins_margin: Option<f32>,
-    /// Report the squares hidden by something over the board (a dialog, glare; see
+    /// Report the squares hidden by something over the board (a dialog, a pop-up; see
     /// [`crate::hidden`]) as unsure (`None`: off).
     pub hidden: Option<HiddenConfig>,
     /// A board whose tones span less than this (grey levels between its darkest and
@@ -112,7 +112,7 @@ pub struct Recognition {
     /// piece on the same square colour (reported as uncertain too).
     #[serde(serialize_with = "ser_squares")]
     pub unlike_twins: Vec<Square>,
-    /// Squares hidden by something drawn over the board (a dialog, glare): what stands
+    /// Squares hidden by something drawn over the board (a dialog, a pop-up): what stands
     /// there cannot be seen, whatever they read as; reported as uncertain too.
     #[serde(serialize_with = "ser_squares")]
     pub hidden: Vec<Square>,

@@ -219,7 +219,7 @@ pub struct SceneConfig {
     pub squash: Effect,
     /// Share of uncropped pictures with an app's panels flush against the board (an
     /// evaluation bar beside it, player strips with names, men taken and clocks above and
-    /// below; [`super::panels`]), drawn from a stream of their own so that a set drawn
+    /// below; `src/render/panels.rs`), drawn from a stream of their own so that a set drawn
     /// with them shows the same boards as one without. Default 0.
     pub app_panels: f64,
 }
