@@ -107,37 +107,9 @@ pub fn find(
             seed[j] && differ(medians[i], medians[j]) <= cfg.panel_spread
         });
         block.iter().for_each(|&i| done[i] = true);
-        let cover = median_colour(
-            &block
-                .iter()
-                .map(|&i| medians[i].map(|v| v as u8))
-                .collect::<Vec<_>>(),
-        );
-        // A square whose own ground has the panel's colour cannot show whether it is
-        // covered: it counts only inside the panel's rectangle.
-        let like_ground = [0, 1].map(|p| differ(usual[p], cover) <= cfg.off_ground);
-        // On one square colour only, the other colour's squares beneath must show the
-        // panel's colour as well.
-        let (r0, r1, c0, c1) = bounds(&block);
-        let others: Vec<usize> = (r0..=r1)
-            .flat_map(|r| (c0..=c1).map(move |c| r * 8 + c))
-            .filter(|&i| !block.iter().any(|&j| parity(j) == parity(i)))
-            .collect();
-        let others_alike = others
-            .iter()
-            .filter(|&&i| differ(medians[i], cover) <= cfg.panel_spread)
-            .count();
-        // One fill: every square within the spread of the panel's colour (uneven light
-        // drifts from square to square and chains neighbours of ever other greys).
-        let one_fill = block
-            .iter()
-            .all(|&i| differ(medians[i], cover) <= cfg.panel_spread);
-        if !one_fill
-            || !is_panel(&block, like_ground, cfg)
-            || (others_alike as f32) < OTHERS_ALIKE * others.len() as f32
-        {
+        let Some((cover, like_ground)) = panel_colour(&block, &medians, usual, cfg) else {
             continue;
-        }
+        };
         // The panel reaches on over squares it covers in part (its text and buttons,
         // its edges), not over men seen clearly.
         let covered = |j: usize| {
@@ -191,20 +163,52 @@ fn grow(start: usize, joins: impl Fn(usize, usize) -> bool) -> Vec<usize> {
     members
 }
 
-/// Whether a block of flat off-ground squares of one colour is a panel: enough of them,
-/// spread over rows and files both, filling their rectangle, and opaque: on both square
-/// colours, or on one only when the panel has the other's ground colour (`like_ground`,
-/// light then dark), so that the squares of that colour beneath it look like themselves.
-/// Half-transparent highlights come out in two colours over light and dark squares.
-fn is_panel(block: &[usize], like_ground: [bool; 2], cfg: &HiddenConfig) -> bool {
+/// The colour of a block of flat off-ground squares when it is a panel, with which square
+/// colours' grounds look like it (light, dark: such squares cannot show whether they are
+/// covered, and count only inside the panel's rectangle). A panel has enough squares,
+/// spread over rows and files both, filling their rectangle, in one fill (uneven light
+/// drifts from square to square and chains neighbours of ever other greys), and is opaque:
+/// on both square colours, or on one only when it has the other's ground colour and the
+/// other colour's squares in its rectangle show it too. Half-transparent highlights come
+/// out in two colours over light and dark squares.
+fn panel_colour(
+    block: &[usize],
+    medians: &[[f32; 3]],
+    usual: [[f32; 3]; 2],
+    cfg: &HiddenConfig,
+) -> Option<([f32; 3], [bool; 2])> {
     if block.len() < cfg.min_block {
-        return false;
+        return None;
     }
-    let on = [0, 1].map(|p| block.iter().any(|&i| parity(i) == p));
-    let opaque = (on[0] && (on[1] || like_ground[1])) || (on[1] && like_ground[0]);
+    let colours: Vec<[u8; 3]> = block.iter().map(|&i| medians[i].map(|v| v as u8)).collect();
+    let cover = median_colour(&colours);
+    if block
+        .iter()
+        .any(|&i| differ(medians[i], cover) > cfg.panel_spread)
+    {
+        return None;
+    }
     let (r0, r1, c0, c1) = bounds(block);
     let (rows, cols) = (r1 - r0 + 1, c1 - c0 + 1);
-    opaque && rows >= 2 && cols >= 2 && block.len() as f32 >= cfg.min_fill * (rows * cols) as f32
+    if rows < 2 || cols < 2 || (block.len() as f32) < cfg.min_fill * (rows * cols) as f32 {
+        return None;
+    }
+    let like_ground = [0, 1].map(|p| differ(usual[p], cover) <= cfg.off_ground);
+    let on = [0, 1].map(|p| block.iter().any(|&i| parity(i) == p));
+    if on[0] && on[1] {
+        return Some((cover, like_ground));
+    }
+    let other = usize::from(on[0]);
+    let others: Vec<usize> = (r0..=r1)
+        .flat_map(|r| (c0..=c1).map(move |c| r * 8 + c))
+        .filter(|&i| parity(i) == other)
+        .collect();
+    let alike = others
+        .iter()
+        .filter(|&&i| differ(medians[i], cover) <= cfg.panel_spread)
+        .count();
+    (like_ground[other] && alike as f32 >= OTHERS_ALIKE * others.len() as f32)
+        .then_some((cover, like_ground))
 }
 
 /// First and last row, first and last file of a block.

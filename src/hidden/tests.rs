@@ -56,39 +56,38 @@ fn paint_over(
     }
 }
 
+/// The hidden squares of a board, with the default settings.
+fn hidden_on(crops: &[RgbImage], probs: &[[f32; 13]]) -> Vec<usize> {
+    find(
+        crops,
+        CONTEXT,
+        &grounds(crops, CONTEXT),
+        probs,
+        &HiddenConfig::default(),
+    )
+}
+
+/// The squares of rows `rows` and files `cols`, in reading order.
+fn block(rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Vec<usize> {
+    rows.flat_map(|r| cols.clone().map(move |c| r * 8 + c))
+        .collect()
+}
+
 #[test]
 fn an_opaque_dialog_hides_the_squares_beneath() {
     let (mut crops, probs) = board();
-    // Over ranks 6-3 (rows 2-5), files b-e: men beneath would be read as empty squares.
+    // Over ranks 6-4 (rows 2-4), files b-e: men beneath would be read as empty squares.
     paint_over(&mut crops, 2..5, 1..5, [43, 41, 39], 1.0);
-    let hidden = find(
-        &crops,
-        CONTEXT,
-        &grounds(&crops, CONTEXT),
-        &probs,
-        &HiddenConfig::default(),
-    );
-    let expected: Vec<usize> = (2..5)
-        .flat_map(|r| (1..5).map(move |c| r * 8 + c))
-        .collect();
-    assert_eq!(hidden, expected);
+    let hidden = hidden_on(&crops, &probs);
+    assert_eq!(hidden, block(2..5, 1..5));
 }
 
 #[test]
 fn a_dialog_the_colour_of_the_light_squares_is_still_found() {
     let (mut crops, probs) = board();
     paint_over(&mut crops, 3..6, 2..6, LIGHT, 1.0);
-    let hidden = find(
-        &crops,
-        CONTEXT,
-        &grounds(&crops, CONTEXT),
-        &probs,
-        &HiddenConfig::default(),
-    );
-    let expected: Vec<usize> = (3..6)
-        .flat_map(|r| (2..6).map(move |c| r * 8 + c))
-        .collect();
-    assert_eq!(hidden, expected);
+    let hidden = hidden_on(&crops, &probs);
+    assert_eq!(hidden, block(3..6, 2..6));
 }
 
 #[test]
@@ -103,13 +102,7 @@ fn a_panel_over_part_of_the_edge_squares_hides_them_too() {
             }
         }
     }
-    let hidden = find(
-        &crops,
-        CONTEXT,
-        &grounds(&crops, CONTEXT),
-        &probs,
-        &HiddenConfig::default(),
-    );
+    let hidden = hidden_on(&crops, &probs);
     for r in 2..5 {
         for c in 2..6 {
             assert!(hidden.contains(&(r * 8 + c)), "{r} {c}: {hidden:?}");
@@ -120,22 +113,21 @@ fn a_panel_over_part_of_the_edge_squares_hides_them_too() {
 
 #[test]
 fn highlights_are_not_panels() {
-    let cfg = HiddenConfig::default();
     // A last move: two half-transparent squares.
     let (mut crops, probs) = board();
     paint_over(&mut crops, 3..4, 4..5, [255, 255, 0], 0.5);
     paint_over(&mut crops, 4..5, 4..5, [255, 255, 0], 0.5);
-    assert!(find(&crops, CONTEXT, &grounds(&crops, CONTEXT), &probs, &cfg).is_empty());
+    assert!(hidden_on(&crops, &probs).is_empty());
     // A bishop's moves: four tinted squares on one diagonal.
     let (mut crops, probs) = board();
     for k in 0..4 {
         paint_over(&mut crops, 2 + k..3 + k, 1 + k..2 + k, [200, 60, 60], 0.6);
     }
-    assert!(find(&crops, CONTEXT, &grounds(&crops, CONTEXT), &probs, &cfg).is_empty());
-    // A rank of half-transparent squares: light and dark come out in two colours.
+    assert!(hidden_on(&crops, &probs).is_empty());
+    // Two ranks of half-transparent squares: light and dark come out in two colours.
     let (mut crops, probs) = board();
     paint_over(&mut crops, 3..5, 0..8, [40, 90, 200], 0.5);
-    assert!(find(&crops, CONTEXT, &grounds(&crops, CONTEXT), &probs, &cfg).is_empty());
+    assert!(hidden_on(&crops, &probs).is_empty());
 }
 
 #[test]
@@ -162,13 +154,7 @@ fn a_man_seen_beside_a_panel_is_left_out_and_text_inside_it_is_not() {
     }
     probs[beside] = [0.0; 13];
     probs[beside][1] = 0.99;
-    let hidden = find(
-        &crops,
-        CONTEXT,
-        &grounds(&crops, CONTEXT),
-        &probs,
-        &HiddenConfig::default(),
-    );
+    let hidden = hidden_on(&crops, &probs);
     assert!(hidden.contains(&text), "{hidden:?}");
     assert!(!hidden.contains(&beside), "{hidden:?}");
     assert_eq!(hidden.len(), 12);
@@ -177,24 +163,6 @@ fn a_man_seen_beside_a_panel_is_left_out_and_text_inside_it_is_not() {
 #[test]
 fn a_plain_board_has_nothing_hidden() {
     let (crops, probs) = board();
-    assert!(
-        find(
-            &crops,
-            CONTEXT,
-            &grounds(&crops, CONTEXT),
-            &probs,
-            &HiddenConfig::default()
-        )
-        .is_empty()
-    );
-    assert!(
-        find(
-            &crops[..10],
-            CONTEXT,
-            &grounds(&crops[..10], CONTEXT),
-            &probs,
-            &HiddenConfig::default()
-        )
-        .is_empty()
-    );
+    assert!(hidden_on(&crops, &probs).is_empty());
+    assert!(hidden_on(&crops[..10], &probs).is_empty());
 }
