@@ -166,4 +166,3 @@ fn a_plain_board_has_nothing_hidden() {
     assert!(hidden_on(&crops, &probs).is_empty());
     assert!(hidden_on(&crops[..10], &probs).is_empty());
 }
-
