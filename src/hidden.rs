@@ -14,7 +14,8 @@ use image::RgbImage;
 
 use crate::classifier::top_probability;
 use crate::decode::best;
-use crate::last_move::Ground;
+use crate::last_move::{Ground, channel_median};
+use crate::placement::square_shade as parity;
 
 /// Share of the other square colour's squares within a one-colour panel's rectangle that
 /// must show its colour.
@@ -250,14 +251,7 @@ fn square_pixels(crop: &RgbImage, context: f32) -> Vec<[u8; 3]> {
 }
 
 fn median_colour(pixels: &[[u8; 3]]) -> [f32; 3] {
-    std::array::from_fn(|k| {
-        let mut v: Vec<u8> = pixels.iter().map(|p| p[k]).collect();
-        if v.is_empty() {
-            return 0.0;
-        }
-        let mid = v.len() / 2;
-        f32::from(*v.select_nth_unstable(mid).1)
-    })
+    std::array::from_fn(|k| channel_median(pixels.iter().map(|p| p[k]).collect()))
 }
 
 /// Share of `pixels` within `tolerance` of `colour` in every channel.
@@ -275,10 +269,6 @@ fn share_near(pixels: &[[u8; 3]], colour: [f32; 3], tolerance: f32) -> f32 {
 /// The largest difference between two colours in one channel.
 fn differ(a: [f32; 3], b: [f32; 3]) -> f32 {
     (0..3).map(|k| (a[k] - b[k]).abs()).fold(0.0, f32::max)
-}
-
-fn parity(i: usize) -> usize {
-    (i / 8 + i % 8) % 2
 }
 
 #[cfg(test)]

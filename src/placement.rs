@@ -33,6 +33,12 @@ pub fn reading_index(sq: Square) -> usize {
     (7 - usize::from(sq.rank())) * 8 + usize::from(sq.file())
 }
 
+/// The colour of the square at a reading-order index (or at an index in a picture's grid
+/// of 8 x 8, whose top-left square is light either way up): 0 light, 1 dark.
+pub fn square_shade(index: usize) -> usize {
+    (index / 8 + index % 8) % 2
+}
+
 /// The square at a reading-order index (0 = a8 .. 63 = h1); `None` when `index >= 64`.
 pub fn square_at(index: usize) -> Option<Square> {
     if index >= 64 {

@@ -61,13 +61,14 @@ fn ground(crop: &RgbImage, context: f32) -> Ground {
         }
     }
     Ground {
-        band: at_band.map(median),
-        corners: at_corners.map(median),
-        middle: at_middle.map(median),
+        band: at_band.map(channel_median),
+        corners: at_corners.map(channel_median),
+        middle: at_middle.map(channel_median),
     }
 }
 
-fn median(mut v: Vec<u8>) -> f32 {
+/// The median of 8-bit values (0 for none).
+pub fn channel_median(mut v: Vec<u8>) -> f32 {
     if v.is_empty() {
         return 0.0;
     }

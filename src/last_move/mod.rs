@@ -18,7 +18,7 @@ use shakmaty::{Color, Piece, Role, Square};
 
 pub use geometry::could_have_moved;
 use ground::Plane;
-pub use ground::{Ground, grounds};
+pub use ground::{Ground, channel_median, grounds};
 
 use crate::class::SquareClass;
 use crate::placement::{Placement, square_at};

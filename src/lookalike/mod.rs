@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::class::SquareClass;
 use crate::classifier::top_probability;
 use crate::decode::best;
+use crate::placement::square_shade as parity;
 
 /// Look-alike settings.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -225,10 +226,6 @@ pub fn unlike_twins(
 /// The comparison window of every crop (`None` for a flat or too small one).
 fn windows(crops: &[RgbImage], context: f32) -> Vec<Option<Window>> {
     crops.iter().map(|c| Window::new(c, context)).collect()
-}
-
-fn parity(i: usize) -> usize {
-    (i / 8 + i % 8) % 2
 }
 
 fn argmax(row: &[f32; 13]) -> usize {

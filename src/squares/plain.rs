@@ -152,7 +152,7 @@ mod tests {
         let mut crops: Vec<RgbImage> = (0..64)
             .map(|i| {
                 square(
-                    if (i / 8 + i % 8) % 2 == 0 {
+                    if crate::placement::square_shade(i) == 0 {
                         light
                     } else {
                         dark
