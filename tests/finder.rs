@@ -326,3 +326,52 @@ fn the_finer_search_adds_no_board_on_large_type() {
     assert!(find(&page, &searched_finer).is_ok());
     assert!(find(&page, &FinderConfig::default()).is_err());
 }
+
+#[test]
+fn a_board_under_a_large_card_is_found() {
+    // A game-over card over most of the board's middle hides more than half of its inner
+    // corners: what is left is too few for a board, but the corners the lattice predicts
+    // under the card lie on one flat tone unlike either square colour, and count.
+    let mut cfg = SynthConfig {
+        degrade: crate::util::screenshot_degradations(),
+        ..SynthConfig::default()
+    };
+    cfg.scene.min_board = 320;
+    cfg.scene.max_board = 480;
+    cfg.scene.rotation.probability = 0.0;
+    cfg.scene.perspective.probability = 0.0;
+    let renderer = own_set_renderer(cfg);
+    let finder = FinderConfig::default();
+    let mut needed_the_card = 0;
+    for index in 0..4 {
+        let mut r = renderer.render(67, index);
+        // The card, in squares from the board's top-left: files 1.6-7.4, ranks 2.4-7.0.
+        let [tl, _, br, _] = r.quad.0;
+        let side = [(br[0] - tl[0]) / 8.0, (br[1] - tl[1]) / 8.0];
+        let (x0, x1) = (
+            (tl[0] + 1.6 * side[0]) as u32,
+            (tl[0] + 7.4 * side[0]) as u32,
+        );
+        let (y0, y1) = (
+            (tl[1] + 2.4 * side[1]) as u32,
+            (tl[1] + 7.0 * side[1]) as u32,
+        );
+        for y in y0..y1 {
+            for x in x0..x1 {
+                r.image.put_pixel(x, y, image::Rgb([38, 36, 33]));
+            }
+        }
+        let found =
+            find(&r.image, &finder).unwrap_or_else(|e| panic!("board {index} ({}): {e}", r.theme));
+        let err = corner_error(&found.quad, &r.quad);
+        assert!(err < 0.02, "board {index}: corner error {err}");
+        assert!(found.covered_corners >= 9, "board {index}: {found:?}");
+        if found.inner_corners < finder.min_corners {
+            needed_the_card += 1;
+        }
+    }
+    assert!(
+        needed_the_card >= 2,
+        "{needed_the_card} boards needed the card's corners"
+    );
+}

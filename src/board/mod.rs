@@ -4,6 +4,7 @@
 
 mod lattice;
 mod many;
+mod occlusion;
 mod refine;
 pub mod saddle;
 mod shrink;
@@ -18,9 +19,12 @@ use serde::{Deserialize, Serialize};
 use crate::quad::{Homography, Point, Quad};
 use lattice::{Lattice, best_lattice, grow_lattice};
 pub use many::{find_all, reading_order};
+use occlusion::{Covered, covered_corners};
 use saddle::{Integral, Kernel, saddles};
 use shrink::{LUMA, prepare};
-use tone::{OtherViews, outside_alternation, settle_window, square_contrast};
+use tone::{
+    OtherViews, outside_alternation, settle_window, square_contrast, square_contrast_uncovered,
+};
 
 /// Board finder settings (a field left out of a settings file takes its default).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -130,6 +134,10 @@ pub struct FoundBoard {
     pub quad: Quad,
     /// How many of the 49 inner corners were found on the fitted lattice.
     pub inner_corners: usize,
+    /// How many more lie under something flat laid over the board (a game-over card):
+    /// predicted inside the seen corners' span where the picture is flat, in a tone unlike
+    /// both square colours. They count towards [`FinderConfig::min_corners`].
+    pub covered_corners: usize,
     /// How clearly light and dark squares differ: the gap between the two square colours
     /// over their spread (near the square edges, where pieces rarely reach). In grey; when
     /// the grey hardly differs, the clearest of the colour channels and (counted half) the
@@ -259,14 +267,45 @@ fn find_with<'a>(
     // A clearly larger lattice with fewer corners wins (a thumbnail beside the main board);
     // when it has too few to be a board, the lattice with the most corners may be one (a
     // small board on a page, beside a larger pattern of stray points).
+    // Failing that, a lattice of fewer may be a board with a card over it (see below).
     let enough = |l: &Lattice| l.count >= cfg.min_corners;
-    let Some(lattice) = best.filter(enough).or_else(|| most.filter(enough)) else {
+    let partial = |l: &Lattice| l.count >= COVERED_MIN_SEEN.min(cfg.min_corners);
+    let Some(lattice) = best
+        .clone()
+        .filter(enough)
+        .or_else(|| most.clone().filter(enough))
+        .or_else(|| best.filter(partial))
+        .or_else(|| most.filter(partial))
+    else {
         return Err(BoardNotFound::new(
             found,
             cfg.min_corners,
             NotFoundReason::TooFewCorners,
         ));
     };
+    let board = board_on(&lattice, integral, other_views, kernel, (fx, fy), cfg);
+    // A lattice of too few corners that is no covered board is turned down for its count.
+    if lattice.count < cfg.min_corners {
+        return board.map_err(|_| {
+            BoardNotFound::new(
+                lattice.count,
+                cfg.min_corners,
+                NotFoundReason::TooFewCorners,
+            )
+        });
+    }
+    board
+}
+
+/// The board whose inner corners `lattice` found, or why it is not one.
+fn board_on<'a>(
+    lattice: &Lattice,
+    integral: &Integral,
+    other_views: &dyn Fn() -> &'a OtherViews,
+    kernel: Kernel,
+    (fx, fy): (f32, f32),
+    cfg: &FinderConfig,
+) -> Result<FoundBoard, BoardNotFound> {
     let found = lattice.count;
     let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
     let h = Homography::fit(&src, &dst).ok_or(BoardNotFound::new(
@@ -293,13 +332,31 @@ fn find_with<'a>(
     let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
     // In grey alone; kept for the tone fit's check below.
     let grey_contrast = square_contrast(integral, &h, offset, blur);
-    let mut square_contrast = grey_contrast;
     // A nearly complete lattice is no accident: its squares may be fainter (dotted print
     // shrunk to a few pixels a dot averages to a pale grey).
     let min_contrast = if lattice.count >= CLEAR_LATTICE {
         cfg.min_square_contrast * CLEAR_LATTICE_CONTRAST
     } else {
         cfg.min_square_contrast
+    };
+    // A card laid over the board (a game-over dialog) hides corners and spoils the
+    // contrast; its corners count as seen and its squares are left out of the contrast.
+    let covered = if lattice.count < cfg.min_corners || grey_contrast < min_contrast {
+        covered_corners(integral, &h, offset, blur, &lattice.members)
+    } else {
+        Covered::default()
+    };
+    if lattice.count + covered.count() < cfg.min_corners {
+        return Err(BoardNotFound::new(
+            found,
+            cfg.min_corners,
+            NotFoundReason::TooFewCorners,
+        ));
+    }
+    let mut square_contrast = if covered.count() > 0 {
+        square_contrast_uncovered(integral, &h, offset, blur, &covered)
+    } else {
+        grey_contrast
     };
     if square_contrast < min_contrast {
         // Squares of one brightness in two hues, or sparse dots on paper: the colour
@@ -369,6 +426,7 @@ fn find_with<'a>(
     Ok(FoundBoard {
         quad,
         inner_corners: lattice.count,
+        covered_corners: covered.count(),
         square_contrast,
     })
 }
@@ -391,6 +449,10 @@ const TURNED_MIN_CONTRAST: f32 = 1.0;
 /// edges, relative to its own lines (see [`tone::outside_alternation`]): at most 0.27 on
 /// the turned boards of the perspective sets, 0.46-1.95 on lattices in lines of text.
 const TURNED_MAX_OUTSIDE_ALTERNATION: f32 = 0.4;
+
+/// Fewest inner corners seen on a lattice that corners covered by a card (see
+/// [`FoundBoard::covered_corners`]) can make up to a board.
+const COVERED_MIN_SEEN: usize = 12;
 
 /// Inner corners that make a lattice clear enough to stop searching finer scales.
 const CLEAR_LATTICE: usize = 40;

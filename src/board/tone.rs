@@ -4,17 +4,18 @@
 
 use image::{GrayImage, RgbImage};
 
+use super::occlusion::Covered;
 use super::saddle::Integral;
 use crate::quad::Homography;
 
 /// Where [`square_tone`] samples a square, as a share of its side from its edges.
-const RING: f32 = 0.12;
+pub(super) const RING: f32 = 0.12;
 
 /// Mean grey of square (`row`, `col`) (0..8 on the board; -1 and 8 are just off it) on a
 /// ring `ring` of a side inside its edges, where pieces rarely reach; each sample a box
 /// mean of `blur` pixels so that dotted or hatched squares count by their average tone.
 /// `None` when the square lies outside the image.
-fn square_tone(
+pub(super) fn square_tone(
     integral: &Integral,
     h: &Homography,
     (row, col): (i32, i32),
@@ -59,10 +60,39 @@ pub fn square_contrast_on_ring(
     blur: usize,
     ring: f32,
 ) -> f32 {
+    contrast_of_squares(integral, h, offset, blur, ring, &|_, _| true)
+}
+
+/// [`square_contrast`] over the squares not under a card laid over the board (see
+/// [`Covered`]): the card's own tone would count as a third square colour.
+pub fn square_contrast_uncovered(
+    integral: &Integral,
+    h: &Homography,
+    offset: [f32; 2],
+    blur: usize,
+    covered: &Covered,
+) -> f32 {
+    contrast_of_squares(integral, h, offset, blur, RING, &|r, c| {
+        !covered.touches(r, c)
+    })
+}
+
+/// The contrast of the squares (`row`, `col`, 0..8 of the window) that `counts`.
+fn contrast_of_squares(
+    integral: &Integral,
+    h: &Homography,
+    offset: [f32; 2],
+    blur: usize,
+    ring: f32,
+    counts: &dyn Fn(i32, i32) -> bool,
+) -> f32 {
     let (dc, dr) = (offset[0] as i32, offset[1] as i32);
     let mut groups: [Vec<f32>; 2] = [Vec::new(), Vec::new()];
     for r in 0..8 {
         for c in 0..8 {
+            if !counts(r, c) {
+                continue;
+            }
             if let Some(t) = square_tone(integral, h, (r + dr, c + dc), blur, ring) {
                 groups[((r + c) % 2) as usize].push(t);
             }
