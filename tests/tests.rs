@@ -12,5 +12,7 @@ mod orientation;
 mod piece_sources;
 mod pipeline;
 mod render;
+mod render_scenes;
+mod tones;
 mod training;
 mod util;

@@ -5,174 +5,34 @@ use std::path::Path;
 use std::time::Instant;
 
 use image::RgbImage;
-use serde::Serialize;
 use shakmaty::Square;
 
-use crate::board::{FinderConfig, FoundBoard, find, find_all, reading_order};
-use crate::board_top::{self, PictureTop, Reading, picture_top};
+use crate::board::{FoundBoard, find, find_all, reading_order};
+use crate::board_top::{self, Reading, picture_top};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
 use crate::coordinates::read_coordinates;
-use crate::decode::{
-    Change, DecodeConfig, argmax, clearly_not_a_game, decode_game, sure_placement,
-};
-use crate::fen::Fen;
+use crate::decode::{argmax, clearly_not_a_game, decode_game, sure_placement};
 use crate::fen::check::check;
-use crate::fen::problem::Problem;
 
-use crate::hidden::{self, HiddenConfig};
-use crate::last_move::{self, LastMove};
-use crate::levels::{self, BoardTones};
-use crate::lookalike::{self, LookalikeConfig};
+use crate::hidden::{self};
+use crate::last_move::{self};
+use crate::levels::{self};
+use crate::lookalike::{self};
 use crate::orientation::{OrientationDecision, OrientationSource, from_reading};
-use crate::placement::{Placement, square_at};
+use crate::placement::square_at;
 use crate::quad::Quad;
-use crate::relook::{self, RelookConfig};
+use crate::relook::{self};
 use crate::render::Orientation;
-use crate::square_readings::ser_squares;
 pub use crate::square_readings::{Scored, SquareReading, TwinReading};
 use crate::squares::cut;
 
 mod fields;
+mod options;
+mod recognition;
 pub use fields::{CastlingChoice, EpChoice, FenFields, FieldSource, TurnChoice};
-
-/// Everything that steers one recognition.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RecognizeOptions {
-    /// Board finder settings.
-    pub finder: FinderConfig,
-    /// Constraint decoding settings.
-    pub decode: DecodeConfig,
-    /// Apply chess constraints (one king a side, no back-rank pawns).
-    pub constraints: bool,
-    /// Compare unsure squares with their clearly read twins on the same board (`None`:
-    /// off).
-    pub lookalike: Option<LookalikeConfig>,
-    /// Read unsure squares again from shifted windows (`None`: off).
-    pub relook: Option<RelookConfig>,
-    /// Override the orientation.
-    pub orientation: Option<Orientation>,
-    /// A square whose top probability is below this is reported as uncertain. Default 0.9.
-    pub uncertain_below: f32,
-    /// Also report as uncertain a square read surely as a piece whose crop correlates this
-    /// much less with the other squares read as that piece on its square colour than they
-    /// do with each other (`None`: off). Default 0.2 (see
-    /// [`crate::lookalike::unlike_twins`]).
-    pub unlike_twins_margin: Option<f32>,
-    /// Report the squares hidden by something over the board (a dialog, a pop-up; see
-    /// [`crate::hidden`]) as unsure (`None`: off).
-    pub hidden: Option<HiddenConfig>,
-    /// A board whose tones span less than this (grey levels between its darkest and
-    /// lightest, see [`crate::levels::board_tones`]), or whose lightest grey is under
-    /// [`crate::levels::DIM_BELOW`] (its shadows then lifted too), is also read with them
-    /// stretched to the full range, and the surer reading kept (`None`: both off). Default
-    /// 170.
-    pub stretch_faded_below: Option<f32>,
-    /// The FEN fields the picture cannot show.
-    pub fields: FenFields,
-}
-
-impl Default for RecognizeOptions {
-    fn default() -> Self {
-        RecognizeOptions {
-            finder: FinderConfig::default(),
-            decode: DecodeConfig::default(),
-            constraints: true,
-            lookalike: Some(LookalikeConfig::default()),
-            relook: Some(RelookConfig::default()),
-            orientation: None,
-            uncertain_below: 0.9,
-            unlike_twins_margin: Some(0.2),
-            hidden: Some(HiddenConfig::default()),
-            stretch_faded_below: Some(levels::FADED_BELOW),
-            fields: FenFields::default(),
-        }
-    }
-}
-
-/// The result of recognising one image.
-#[derive(Clone, Debug, Serialize)]
-pub struct Recognition {
-    /// The FEN (placement from the picture, other fields from the user).
-    pub fen: Fen,
-    /// The placement.
-    pub placement: Placement,
-    /// Where the board is.
-    pub board: FoundBoard,
-    /// Where the board's top edge (as read, before orientation) lies in the picture: other
-    /// than `top` when the picture is turned (see [`crate::board_top`]).
-    pub picture_top: PictureTop,
-    /// Which side is at the bottom, and how sure.
-    pub orientation: OrientationDecision,
-    /// Per-square readings in reading order a8..h1.
-    pub squares: Vec<SquareReading>,
-    /// Squares whose top probability is below the threshold, and those in `unlike_twins`.
-    pub uncertain: Vec<SquareReading>,
-    /// Squares read surely that look unlike the board's other squares read as the same
-    /// piece on the same square colour (reported as uncertain too).
-    #[serde(serialize_with = "ser_squares")]
-    pub unlike_twins: Vec<Square>,
-    /// Squares hidden by something drawn over the board (a dialog, a pop-up): what stands
-    /// there cannot be seen, whatever they read as; reported as uncertain too.
-    #[serde(serialize_with = "ser_squares")]
-    pub hidden: Vec<Square>,
-    /// Squares a quarter or more outside the picture (a crop too tight), reported as
-    /// uncertain too.
-    #[serde(serialize_with = "ser_squares")]
-    pub cut_off: Vec<Square>,
-    /// The board's tones, and whether the board was read with them stretched (see
-    /// [`crate::levels`]); `None` when that step is off.
-    pub tones: Option<BoardTones>,
-    /// Unsure squares read again from shifted windows (see [`crate::relook`]).
-    #[serde(serialize_with = "ser_squares")]
-    pub relooked: Vec<Square>,
-    /// Unsure squares compared with a clearly read twin on the board.
-    pub twins: Vec<TwinReading>,
-    /// The last move the picture highlights, when it clearly shows one (see
-    /// [`crate::last_move`]).
-    pub last_move: Option<LastMove>,
-    /// Where the side to move came from.
-    pub turn_from: FieldSource,
-    /// Where the en-passant square came from.
-    pub ep_from: FieldSource,
-    /// Squares the chess constraints changed.
-    pub changes: Vec<Change>,
-    /// Whether the chess constraints were applied.
-    pub constraints: Constraints,
-    /// The checker's findings on the FEN.
-    pub problems: Vec<Problem>,
-    /// A lichess analysis URL for the FEN.
-    pub lichess_url: String,
-    /// Milliseconds per stage: find, cut, classify, decode.
-    pub timings_ms: [f64; 4],
-}
-
-/// Whether the chess constraints ([`crate::decode`]) were applied to a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Constraints {
-    /// Applied (every change is in `changes`).
-    Applied,
-    /// Turned off by the caller (`--no-constraints`).
-    Off,
-    /// Not applied: the squares read surely already break the rules of a game (a piece
-    /// gallery, an editor's board of queens; [`crate::decode::clearly_not_a_game`]).
-    NotAGame,
-    /// Not applied: part of the board is hidden (see [`Recognition::hidden`]), and a man
-    /// the rules ask for (a king) may stand beneath; the rules would put it elsewhere.
-    PartlyHidden,
-}
-
-/// Why an image could not be recognised.
-#[derive(Debug, thiserror::Error)]
-pub enum RecognizeError {
-    /// No board.
-    #[error(transparent)]
-    NoBoard(#[from] crate::board::BoardNotFound),
-    /// The corners found cannot be cut.
-    #[error(transparent)]
-    Cut(#[from] crate::squares::CutError),
-}
+pub use options::RecognizeOptions;
+pub use recognition::{Constraints, Recognition, RecognizeError};
 
 /// A loaded model plus the pipeline.
 pub struct Recognizer {
