@@ -75,25 +75,29 @@ fn main() {
     }
 
     // Pages of text without a board: every face at six sizes of type (lines of glyphs
-    // hold lattices of X-corners).
-    let pages: Vec<(usize, f32)> = (0..fenscan::render::text::fonts().len())
-        .flat_map(|f| [16.0, 20.0, 24.0, 30.0, 36.0, 44.0].map(|s| (f, s)))
+    // hold lattices of X-corners); then screen-sized pages, 8-72 px type.
+    let faces = fenscan::render::text::fonts().len();
+    let pages: Vec<(usize, f32, u32, u32)> = (0..faces)
+        .flat_map(|f| [16.0, 20.0, 24.0, 30.0, 36.0, 44.0].map(|s| (f, s, 940, 600)))
         .collect();
-    let false_boards: Vec<String> = pages
-        .par_iter()
-        .filter_map(|&(font, size)| {
-            let page = fenscan::render::text::text_page(font, size, 940, 600, 40.0)?;
-            find(&page, &finder)
-                .ok()
-                .map(|_| format!("face {font} at {size} px"))
+    let screens: Vec<(usize, f32, u32, u32)> = (0..faces.min(6))
+        .flat_map(|f| {
+            [
+                8.0, 10.0, 12.0, 14.0, 16.0, 20.0, 24.0, 28.0, 32.0, 40.0, 56.0, 72.0,
+            ]
+            .into_iter()
+            .flat_map(move |s| [(1280, 720), (1920, 1080), (2560, 1440)].map(|(w, h)| (f, s, w, h)))
         })
         .collect();
-    println!(
-        "| text pages without a board, {} | taken for a board {} | {} |",
-        pages.len(),
-        false_boards.len(),
-        false_boards.join(", ")
-    );
+    for (what, pages) in [("text pages", pages), ("screen-sized text pages", screens)] {
+        let taken = false_boards(&pages, &finder);
+        println!(
+            "| {what} without a board, {} | taken for a board {} | {} |",
+            pages.len(),
+            taken.len(),
+            taken.join(", ")
+        );
+    }
 
     // A 12-megapixel photo: a perspective render scaled up to 4000 x 3000.
     let rec =
@@ -126,4 +130,17 @@ fn main() {
         find_ms[find_ms.len() / 2],
         all_ms[all_ms.len() / 2]
     );
+}
+
+/// The pages of text (face, type size, width, height) the finder takes for a board.
+fn false_boards(pages: &[(usize, f32, u32, u32)], finder: &FinderConfig) -> Vec<String> {
+    pages
+        .par_iter()
+        .filter_map(|&(font, size, w, h)| {
+            let page = fenscan::render::text::text_page(font, size, w, h, 40.0)?;
+            find(&page, finder)
+                .ok()
+                .map(|_| format!("face {font} at {size} px on {w}x{h}"))
+        })
+        .collect()
 }

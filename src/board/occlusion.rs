@@ -6,6 +6,8 @@
 //! has light and dark quadrants around it, and paper or a page's background beside a pattern
 //! of text is flat in the light squares' own tone.
 
+use std::ops::RangeInclusive;
+
 use super::saddle::Integral;
 use super::tone::{RING, square_tone};
 use crate::quad::{Homography, Point, dist};
@@ -21,6 +23,20 @@ impl Covered {
     /// How many inner corners are covered.
     pub(super) fn count(&self) -> usize {
         self.corners.iter().flatten().filter(|&&c| c).count()
+    }
+
+    /// The columns and rows the covered corners span, when there are any.
+    fn bounds(&self) -> Option<(RangeInclusive<usize>, RangeInclusive<usize>)> {
+        let at: Vec<(usize, usize)> = (0..7)
+            .flat_map(|j| (0..7).map(move |i| (i, j)))
+            .filter(|&(i, j)| self.corners[j][i])
+            .collect();
+        let columns = at.iter().map(|p| p.0);
+        let rows = at.iter().map(|p| p.1);
+        Some((
+            columns.clone().min()?..=columns.max()?,
+            rows.clone().min()?..=rows.max()?,
+        ))
     }
 
     /// Whether square (`row`, `col`) (0..8 of the board's window) touches a covered corner.
@@ -92,6 +108,16 @@ pub(super) fn covered_corners(
     let covered = Covered {
         corners: largest_block(&off_tone, MIN_BLOCK),
     };
+    // A card hides every corner of its rectangle: a seen corner among covered ones is a
+    // pattern with flat gaps (the paper between lines of large type).
+    let block = covered.bounds();
+    if let Some((columns, rows)) = block
+        && rows
+            .flat_map(|j| columns.clone().map(move |i| (i, j)))
+            .any(|(i, j)| seen(i, j))
+    {
+        return Covered::default();
+    }
     // Each edge line of the window holds a seen or covered corner; else the window may sit
     // a line off the board (its rows judged by lines the card interrupts).
     let holds = |i: usize, j: usize| seen(i, j) || covered.corners[j][i];
@@ -299,6 +325,20 @@ mod tests {
         let integral = Integral::new(&img);
         let (h, mut members) = lattice(1, 5);
         members.retain(|(ij, _)| ij[1] < 6.0);
+        assert_eq!(
+            covered_corners(&integral, &h, [0.0, 0.0], 1, &members).count(),
+            0
+        );
+    }
+
+    #[test]
+    fn flat_gaps_among_seen_corners_are_no_card() {
+        // Seen corners at every other place of a dark flat area: the flat places between
+        // them are gaps in a pattern, not a card.
+        let img = board_with_card(40, 1.8, 6.2);
+        let integral = Integral::new(&img);
+        let (h, mut members) = lattice(1, 5);
+        members.push(([3.0, 3.0], h.apply([3.0, 3.0])));
         assert_eq!(
             covered_corners(&integral, &h, [0.0, 0.0], 1, &members).count(),
             0
