@@ -136,7 +136,8 @@ pub struct FoundBoard {
     pub inner_corners: usize,
     /// How many more lie under something flat laid over the board (a game-over card):
     /// predicted inside the seen corners' span where the picture is flat, in a tone unlike
-    /// both square colours. They count towards [`FinderConfig::min_corners`].
+    /// both square colours, in one block with no seen corner in its rectangle. They count
+    /// towards [`FinderConfig::min_corners`]; 0 on a board whose lattice did not need them.
     pub covered_corners: usize,
     /// How clearly light and dark squares differ: the gap between the two square colours
     /// over their spread (near the square edges, where pieces rarely reach). In grey; when
