@@ -269,14 +269,14 @@ fn find_with<'a>(
     // when it has too few to be a board, the lattice with the most corners may be one (a
     // small board on a page, beside a larger pattern of stray points).
     // Failing that, a lattice of fewer may be a board with a card over it (see below).
-    let enough = |l: &Lattice| l.count >= cfg.min_corners;
-    let partial = |l: &Lattice| l.count >= COVERED_MIN_SEEN.min(cfg.min_corners);
-    let Some(lattice) = best
-        .clone()
-        .filter(enough)
-        .or_else(|| most.clone().filter(enough))
-        .or_else(|| best.filter(partial))
-        .or_else(|| most.filter(partial))
+    fn with_at_least(l: &Option<Lattice>, least: usize) -> Option<&Lattice> {
+        l.as_ref().filter(|l| l.count >= least)
+    }
+    let partial = COVERED_MIN_SEEN.min(cfg.min_corners);
+    let Some(lattice) = with_at_least(&best, cfg.min_corners)
+        .or_else(|| with_at_least(&most, cfg.min_corners))
+        .or_else(|| with_at_least(&best, partial))
+        .or_else(|| with_at_least(&most, partial))
     else {
         return Err(BoardNotFound::new(
             found,
@@ -284,7 +284,7 @@ fn find_with<'a>(
             NotFoundReason::TooFewCorners,
         ));
     };
-    let board = board_on(&lattice, integral, other_views, kernel, (fx, fy), cfg);
+    let board = board_on(lattice, integral, other_views, kernel, (fx, fy), cfg);
     // A lattice of too few corners that is no covered board is turned down for its count.
     if lattice.count < cfg.min_corners {
         return board.map_err(|_| {

@@ -2,9 +2,13 @@
 //! a pop-up. Such a card can hide half of the 49 inner corners, too many for the lattice to
 //! count as a board, and its squares spoil the light/dark contrast. A hidden corner is
 //! still a sign of the board when the lattice predicts it inside the seen corners' span and
-//! the picture there is flat, in a tone unlike both square colours: every seen inner corner
-//! has light and dark quadrants around it, and paper or a page's background beside a pattern
-//! of text is flat in the light squares' own tone.
+//! the picture there is flat, in a tone unlike both square colours (every seen inner corner
+//! has light and dark quadrants around it; paper beside a pattern of text is flat in the
+//! light squares' own tone). A card is one piece that hides all of its rectangle, and the
+//! board goes on around it: only the largest block of such corners counts, with no seen
+//! corner inside its rectangle, and each edge line of the window must hold a seen or
+//! covered corner. Each of these rules turned down a false board (BENCHMARKS.md, session
+//! 41).
 
 use std::ops::RangeInclusive;
 
