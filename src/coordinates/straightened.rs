@@ -8,9 +8,15 @@ use super::{MARGIN, SQUARE};
 use crate::quad::Quad;
 use crate::squares::sample_bilinear;
 
-/// Most picture pixels whose luma the reader takes up front (about three times the samples
-/// it reads: 2 x 32 corners of 32 x 32 and 32 margin cells of 64 x 44 straightened pixels).
-const MAX_LUMA_REGION: usize = 500_000;
+/// Most picture pixels whose luma the reader takes up front. Converting a pixel costs about
+/// a sixth of what sampling the colours directly adds to a sample (about 2 against 13 ns
+/// here), and the reader takes 200,000-330,000 samples (the label spots, then the bands
+/// along the edges): converting this many pays for itself with room to spare.
+const MAX_LUMA_PIXELS: usize = 700_000;
+/// The board's middle the reader never looks at: labels stand at most half a square inside
+/// the board (the label spots' corners, `lined_up`'s bands), so the luma is not taken
+/// where a square's width more than that is still board.
+const HOLE_INSET: f32 = 0.6 / 8.0;
 
 /// The board and a margin around it, seen straight: grey level at straightened pixel
 /// coordinates (`SQUARE` pixels a square, the board from `MARGIN` squares in).
@@ -22,6 +28,9 @@ pub(super) struct Straightened<'a> {
     luma: Vec<f32>,
     /// `[x0, y0, x1, y1]`: the pixels `luma` holds (none for a large board).
     region: [usize; 4],
+    /// `[x0, y0, x1, y1]`: the pixels inside `region` whose luma was not taken (the
+    /// board's middle, for a board seen nearly upright; empty otherwise).
+    hole: [usize; 4],
 }
 
 impl<'a> Straightened<'a> {
@@ -46,54 +55,64 @@ impl<'a> Straightened<'a> {
             clamp(max(xs) + 3.0, w),
             clamp(max(ys) + 3.0, hh),
         ];
-        let area = (region[2] - region[0]) * (region[3] - region[1]);
-        let region = if bounded && area <= MAX_LUMA_REGION {
-            region
+        let hole = if bounded {
+            inner_rectangle(&h, region)
         } else {
             [0; 4]
         };
+        let area = |r: [usize; 4]| (r[2] - r[0]) * (r[3] - r[1]);
+        let (region, hole) = if bounded && area(region) - area(hole) <= MAX_LUMA_PIXELS {
+            (region, hole)
+        } else {
+            ([0; 4], [0; 4])
+        };
         let [x0, y0, x1, y1] = region;
         let raw = img.as_raw();
-        let mut luma = Vec::with_capacity((x1 - x0) * (y1 - y0));
-        for y in y0..y1 {
-            let row = &raw[(y * w + x0) * 3..(y * w + x1) * 3];
+        let convert = |luma: &mut Vec<f32>, y: usize, xa: usize, xb: usize| {
+            let row = &raw[(y * w + xa) * 3..(y * w + xb) * 3];
             luma.extend(
                 row.chunks_exact(3)
                     .map(|p| luma_of([p[0], p[1], p[2]].map(f32::from))),
             );
+        };
+        let mut luma = Vec::with_capacity(area(region));
+        for y in y0..y1 {
+            if (hole[1]..hole[3]).contains(&y) {
+                convert(&mut luma, y, x0, hole[0]);
+                luma.resize(luma.len() + hole[2] - hole[0], 0.0);
+                convert(&mut luma, y, hole[2], x1);
+            } else {
+                convert(&mut luma, y, x0, x1);
+            }
         }
         Some(Straightened {
             img,
             h,
             luma,
             region,
+            hole,
         })
+    }
+
+    /// Whether the pixels `x0..=x1` x `y0..=y1` all hold their luma.
+    fn holds_pixels(&self, [x0, y0, x1, y1]: [usize; 4]) -> bool {
+        let [rx0, ry0, rx1, ry1] = self.region;
+        let [hx0, hy0, hx1, hy1] = self.hole;
+        let in_region = x0 >= rx0 && y0 >= ry0 && x1 < rx1 && y1 < ry1;
+        let touches_hole = x1 >= hx0 && x0 < hx1 && y1 >= hy0 && y0 < hy1;
+        in_region && !touches_hole
     }
 
     /// Grey at continuous pixel coordinates, as [`sample_bilinear`] of the colours would
     /// give it (pixel centres at integers, mid-grey outside the picture).
     pub(super) fn sample(&self, x: f32, y: f32) -> f32 {
-        let [rx0, ry0, rx1, ry1] = self.region;
         if x.is_finite() && y.is_finite() && x >= 0.0 && y >= 0.0 {
             let (xi, yi) = (x as usize, y as usize);
-            if xi >= rx0 && yi >= ry0 && xi + 1 < rx1 && yi + 1 < ry1 {
+            if self.holds_pixels([xi, yi, xi + 1, yi + 1]) {
                 return self.in_region(x, y);
             }
         }
         luma_of(sample_bilinear(self.img, x, y))
-    }
-
-    /// Whether the sample at pixel position `(px, py)` lies a pixel or more inside the luma
-    /// region (so its four pixels, and those of points within a pixel of it, are there).
-    fn well_inside(&self, (px, py): (f32, f32)) -> bool {
-        let [rx0, ry0, rx1, ry1] = self.region;
-        let (x, y) = (px - 0.5, py - 0.5);
-        x.is_finite()
-            && y.is_finite()
-            && x >= rx0 as f32 + 1.0
-            && y >= ry0 as f32 + 1.0
-            && x + 2.0 < rx1 as f32
-            && y + 2.0 < ry1 as f32
     }
 
     /// Grey at `(x, y)` from the luma region, which must hold the four pixels around it.
@@ -158,10 +177,59 @@ impl<'a> Straightened<'a> {
         }
     }
 
-    /// Whether the first `len` samples of `segment` all lie inside the luma region (both
-    /// ends a pixel inside it).
+    /// Whether the first `len` samples of `segment` all have their four pixels' luma, and
+    /// so do points within a pixel of them (the segment is straight: the pixels around the
+    /// box of its two ends, widened by a pixel, hold it).
     fn holds_row(&self, segment: &RowSegment, len: usize) -> bool {
-        len > 0 && self.well_inside(segment.at(0)) && self.well_inside(segment.at(len - 1))
+        if len == 0 {
+            return false;
+        }
+        let ((ax, ay), (bx, by)) = (segment.at(0), segment.at(len - 1));
+        // Pixel coordinates of the samples (centres at integers), a pixel either way.
+        let lo = |a: f32, b: f32| a.min(b) - 1.5;
+        let hi = |a: f32, b: f32| a.max(b) + 0.5;
+        let (x0, y0, x1, y1) = (lo(ax, bx), lo(ay, by), hi(ax, bx), hi(ay, by));
+        if !(x0.is_finite() && y0.is_finite() && x1.is_finite() && y1.is_finite()) {
+            return false;
+        }
+        if x0 < 0.0 || y0 < 0.0 {
+            return false;
+        }
+        // The box's last pixels are those after its far ends' integer parts.
+        let pixels = [x0 as usize, y0 as usize, x1 as usize + 1, y1 as usize + 1];
+        self.holds_pixels(pixels)
+    }
+}
+
+/// `[x0, y0, x1, y1]`: an upright rectangle of pixels in `region`, each farther than
+/// [`HOLE_INSET`] of the board's side inside the board (and two pixels more), when the board
+/// `h` is seen upright enough for one; else empty.
+fn inner_rectangle(h: &crate::quad::Homography, region: [usize; 4]) -> [usize; 4] {
+    let (a, b) = (HOLE_INSET, 1.0 - HOLE_INSET);
+    let [tl, tr, br, bl] = [[a, a], [b, a], [b, b], [a, b]].map(|p| h.apply(p));
+    let inner = Quad([tl, tr, br, bl]);
+    // The upright rectangle between the inner square's corners, two pixels in; it lies in
+    // the (convex) inner square when its four corners do.
+    let x0 = tl[0].max(bl[0]) + 2.0;
+    let x1 = tr[0].min(br[0]) - 2.0;
+    let y0 = tl[1].max(tr[1]) + 2.0;
+    let y1 = bl[1].min(br[1]) - 2.0;
+    let corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+    let fits = x0 < x1 && y0 < y1 && corners.iter().all(|&p| inner.contains(p));
+    if !fits || x0 < region[0] as f32 || y0 < region[1] as f32 {
+        return [0; 4];
+    }
+    // Whole pixels (centres at integers) from the rectangle's inside.
+    let hole = [
+        x0.ceil() as usize,
+        y0.ceil() as usize,
+        (x1.floor() as usize + 1).min(region[2]),
+        (y1.floor() as usize + 1).min(region[3]),
+    ];
+    if hole[0] < hole[2] && hole[1] < hole[3] {
+        hole
+    } else {
+        [0; 4]
     }
 }
 
@@ -197,7 +265,7 @@ mod tests {
     /// for a board too large to keep the grey of, the same.
     #[test]
     fn grey_samples_match_colour_samples() {
-        for scale in [1.0f32, 10.0] {
+        for scale in [1.0f32, 20.0] {
             let (w, h) = ((90.0 * scale) as u32, (70.0 * scale) as u32);
             let img = RgbImage::from_fn(w, h, |x, y| {
                 image::Rgb([
@@ -213,6 +281,8 @@ mod tests {
             );
             let board = Straightened::new(&img, &quad).unwrap();
             assert_eq!(board.luma.is_empty(), scale > 1.0);
+            // The board's middle, whose luma is not taken, is sampled from the colours.
+            assert_eq!(board.hole == [0; 4], scale > 1.0, "{:?}", board.hole);
             for i in 0..40 {
                 for j in 0..30 {
                     let (x, y) = (i as f32 * 2.47 - 5.0, j as f32 * 2.71 - 4.0);
@@ -240,6 +310,7 @@ mod tests {
         let quad = Quad([[20.0, 30.0], [250.0, 40.0], [240.0, 250.0], [5.0, 235.0]]);
         let board = Straightened::new(&img, &quad).unwrap();
         assert!(!board.luma.is_empty());
+        assert_ne!(board.hole, [0; 4]);
         let total = ((8.0 + 2.0 * MARGIN) * SQUARE as f32) as usize;
         let (mut fast, mut checked) = (0, 0);
         for y in (0..total).step_by(37) {
