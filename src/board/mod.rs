@@ -183,253 +183,243 @@ fn find_at(img: &RgbImage, cfg: &FinderConfig, max_side: u32) -> Result<FoundBoa
     // partial lattice: on a turned board the upright kernel's best may be a pattern inside
     // the squares (hatching), or, near 40 degrees, a lattice through corners and square
     // centres along a half diagonal. The diagonal kernel finds nothing on upright boards.
-    match find_with(&integral, &views, Kernel::Upright, (fx, fy), cfg) {
+    let search = Search {
+        integral: &integral,
+        other_views: &views,
+        scale: (fx, fy),
+        cfg,
+    };
+    match search.with_kernel(Kernel::Upright) {
         Ok(upright) if upright.inner_corners < CLEAR_LATTICE => {
-            match find_with(&integral, &views, Kernel::Diagonal, (fx, fy), cfg) {
+            match search.with_kernel(Kernel::Diagonal) {
                 Ok(diagonal) if diagonal.inner_corners > upright.inner_corners => Ok(diagonal),
                 _ => Ok(upright),
             }
         }
         Ok(found) => Ok(found),
-        Err(upright) => {
-            find_with(&integral, &views, Kernel::Diagonal, (fx, fy), cfg).map_err(|diagonal| {
-                if diagonal.best > upright.best {
-                    diagonal
-                } else {
-                    upright
-                }
-            })
-        }
+        Err(upright) => search.with_kernel(Kernel::Diagonal).map_err(|diagonal| {
+            if diagonal.best > upright.best {
+                diagonal
+            } else {
+                upright
+            }
+        }),
     }
 }
 
-fn find_with<'a>(
-    integral: &Integral,
-    other_views: &dyn Fn() -> &'a OtherViews,
-    kernel: Kernel,
-    (fx, fy): (f32, f32),
-    cfg: &FinderConfig,
-) -> Result<FoundBoard, BoardNotFound> {
-    let mut best: Option<(Lattice, usize)> = None;
-    // The lattice with the most corners seen (see below).
-    let mut most: Option<Lattice> = None;
-    // Coarse to fine. The fine scales cost the most (a response at every pixel) and are
-    // only needed for small boards: once a clear lattice is found (most of its 49 corners;
-    // arrows and pieces hide a few), scales down to half its size are still tried (a finer
-    // kernel places the same corners more precisely), no further; after any acceptable
-    // lattice, scales down to a third of its size (a board's corners answer over a range
-    // of kernel sizes; far finer ones only find the pattern inside the squares).
-    for &q in cfg.scales.iter().rev() {
-        if best.as_ref().is_some_and(|(b, found_at)| {
-            (b.count >= CLEAR_LATTICE && 2 * q < *found_at)
-                || (b.count >= cfg.min_corners && 3 * q < *found_at)
-        }) {
-            break;
-        }
-        let pts = saddles(integral, q, cfg.min_score, cfg.max_points, kernel);
-        if pts.len() < cfg.min_corners {
-            continue;
-        }
-        if let Some(l) = best_lattice(&pts, q, kernel, cfg) {
-            // The lattice grown from the best seed through a homography (it follows
-            // perspective and skips weak points off the board), unless the affine lattice
-            // of that seed explains more than a row of corners more.
-            let (l, seed) = l;
-            let grown = grow_lattice(&seed, &pts);
-            let l = if grown.count + 7 >= l.count { grown } else { l };
-            if most.as_ref().is_none_or(|m| l.count > m.count) {
-                most = Some(l.clone());
+/// One search of the shrunk picture: its grey's integral image, the other views of it
+/// (built on first use), the scale back to the picture's pixels, and the settings.
+struct Search<'a> {
+    integral: &'a Integral,
+    other_views: &'a dyn Fn() -> &'a OtherViews,
+    scale: (f32, f32),
+    cfg: &'a FinderConfig,
+}
+
+impl Search<'_> {
+    /// No board: the best candidate had `found` inner corners, turned down for `reason`.
+    fn not_found(&self, found: usize, reason: NotFoundReason) -> BoardNotFound {
+        BoardNotFound::new(found, self.cfg.min_corners, reason)
+    }
+
+    /// The board the inner corners of `kernel` show, or why there is none.
+    fn with_kernel(&self, kernel: Kernel) -> Result<FoundBoard, BoardNotFound> {
+        let (integral, cfg) = (self.integral, self.cfg);
+        let mut best: Option<(Lattice, usize)> = None;
+        // The lattice with the most corners seen (see below).
+        let mut most: Option<Lattice> = None;
+        // Coarse to fine. The fine scales cost the most (a response at every pixel) and are
+        // only needed for small boards: once a clear lattice is found (most of its 49 corners;
+        // arrows and pieces hide a few), scales down to half its size are still tried (a finer
+        // kernel places the same corners more precisely), no further; after any acceptable
+        // lattice, scales down to a third of its size (a board's corners answer over a range
+        // of kernel sizes; far finer ones only find the pattern inside the squares).
+        for &q in cfg.scales.iter().rev() {
+            if best.as_ref().is_some_and(|(b, found_at)| {
+                (b.count >= CLEAR_LATTICE && 2 * q < *found_at)
+                    || (b.count >= cfg.min_corners && 3 * q < *found_at)
+            }) {
+                break;
             }
-            // A lattice and the same one with strays between its corners (the hatching of
-            // a squeezed diagram) are one board, each perhaps seen in part.
-            if let Some((b, at)) = &best
-                && let Some(joined) = b.merged(&l)
-            {
-                best = Some((joined, *at));
+            let pts = saddles(integral, q, cfg.min_score, cfg.max_points, kernel);
+            if pts.len() < cfg.min_corners {
                 continue;
             }
-            // On a tie the finer scale wins unless its lattice is clearly narrower (a
-            // pattern inside the squares rather than the squares).
-            let better = match &best {
-                None => true,
-                Some((b, _)) => l.beats(b) || (l.count == b.count && 1.3 * l.spacing >= b.spacing),
-            };
-            if better {
-                let found_at = match &best {
-                    Some((b, at)) if b.count >= CLEAR_LATTICE && l.count >= CLEAR_LATTICE => *at,
-                    _ => q,
+            if let Some(l) = best_lattice(&pts, q, kernel, cfg) {
+                // The lattice grown from the best seed through a homography (it follows
+                // perspective and skips weak points off the board), unless the affine lattice
+                // of that seed explains more than a row of corners more.
+                let (l, seed) = l;
+                let grown = grow_lattice(&seed, &pts);
+                let l = if grown.count + 7 >= l.count { grown } else { l };
+                if most.as_ref().is_none_or(|m| l.count > m.count) {
+                    most = Some(l.clone());
+                }
+                // A lattice and the same one with strays between its corners (the hatching of
+                // a squeezed diagram) are one board, each perhaps seen in part.
+                if let Some((b, at)) = &best
+                    && let Some(joined) = b.merged(&l)
+                {
+                    best = Some((joined, *at));
+                    continue;
+                }
+                // On a tie the finer scale wins unless its lattice is clearly narrower (a
+                // pattern inside the squares rather than the squares).
+                let better = match &best {
+                    None => true,
+                    Some((b, _)) => {
+                        l.beats(b) || (l.count == b.count && 1.3 * l.spacing >= b.spacing)
+                    }
                 };
-                best = Some((l, found_at));
+                if better {
+                    let found_at = match &best {
+                        Some((b, at)) if b.count >= CLEAR_LATTICE && l.count >= CLEAR_LATTICE => {
+                            *at
+                        }
+                        _ => q,
+                    };
+                    best = Some((l, found_at));
+                }
             }
         }
+        let best = best.map(|(lattice, _)| lattice);
+        let found = best.as_ref().map(|b| b.count).unwrap_or(0);
+        // A clearly larger lattice with fewer corners wins (a thumbnail beside the main board);
+        // when it has too few to be a board, the lattice with the most corners may be one (a
+        // small board on a page, beside a larger pattern of stray points).
+        // Failing that, a lattice of fewer may be a board with a card over it (see below).
+        fn with_at_least(l: &Option<Lattice>, least: usize) -> Option<&Lattice> {
+            l.as_ref().filter(|l| l.count >= least)
+        }
+        let partial = COVERED_MIN_SEEN.min(cfg.min_corners);
+        let Some(lattice) = with_at_least(&best, cfg.min_corners)
+            .or_else(|| with_at_least(&most, cfg.min_corners))
+            .or_else(|| with_at_least(&best, partial))
+            .or_else(|| with_at_least(&most, partial))
+        else {
+            return Err(self.not_found(found, NotFoundReason::TooFewCorners));
+        };
+        let board = self.board_on(lattice, kernel);
+        // A lattice of too few corners that is no covered board is turned down for its count.
+        if lattice.count < cfg.min_corners {
+            return board.map_err(|_| self.not_found(lattice.count, NotFoundReason::TooFewCorners));
+        }
+        board
     }
-    let best = best.map(|(lattice, _)| lattice);
-    let found = best.as_ref().map(|b| b.count).unwrap_or(0);
-    // A clearly larger lattice with fewer corners wins (a thumbnail beside the main board);
-    // when it has too few to be a board, the lattice with the most corners may be one (a
-    // small board on a page, beside a larger pattern of stray points).
-    // Failing that, a lattice of fewer may be a board with a card over it (see below).
-    fn with_at_least(l: &Option<Lattice>, least: usize) -> Option<&Lattice> {
-        l.as_ref().filter(|l| l.count >= least)
-    }
-    let partial = COVERED_MIN_SEEN.min(cfg.min_corners);
-    let Some(lattice) = with_at_least(&best, cfg.min_corners)
-        .or_else(|| with_at_least(&most, cfg.min_corners))
-        .or_else(|| with_at_least(&best, partial))
-        .or_else(|| with_at_least(&most, partial))
-    else {
-        return Err(BoardNotFound::new(
-            found,
-            cfg.min_corners,
-            NotFoundReason::TooFewCorners,
-        ));
-    };
-    let board = board_on(lattice, integral, other_views, kernel, (fx, fy), cfg);
-    // A lattice of too few corners that is no covered board is turned down for its count.
-    if lattice.count < cfg.min_corners {
-        return board.map_err(|_| {
-            BoardNotFound::new(
-                lattice.count,
-                cfg.min_corners,
-                NotFoundReason::TooFewCorners,
-            )
-        });
-    }
-    board
-}
 
-/// The board whose inner corners `lattice` found, or why it is not one.
-fn board_on<'a>(
-    lattice: &Lattice,
-    integral: &Integral,
-    other_views: &dyn Fn() -> &'a OtherViews,
-    kernel: Kernel,
-    (fx, fy): (f32, f32),
-    cfg: &FinderConfig,
-) -> Result<FoundBoard, BoardNotFound> {
-    let found = lattice.count;
-    let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
-    let h = Homography::fit(&src, &dst).ok_or(BoardNotFound::new(
-        found,
-        cfg.min_corners,
-        NotFoundReason::Sheared,
-    ))?;
-    let blur = (lattice.spacing * 0.08).max(1.0) as usize;
-    // The lattice may sit a row off the board when corners hide along one edge and labels
-    // or a frame mimic corners along the other; the squares' colours settle it.
-    let along = |axis: usize, index: f32| {
-        lattice
-            .members
-            .iter()
-            .filter(|(ij, _)| ij[axis] == index)
-            .count()
-    };
-    let edge_corners = [
-        [along(0, 0.0), along(0, 6.0)],
-        [along(1, 0.0), along(1, 6.0)],
-    ];
-    let offset = settle_window(integral, &h, blur, edge_corners);
-    // Every inner corner looked for again with a kernel sized to its own squares.
-    let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
-    // In grey alone; kept for the tone fit's check below.
-    let grey_contrast = square_contrast(integral, &h, offset, blur);
-    // A nearly complete lattice is no accident: its squares may be fainter (dotted print
-    // shrunk to a few pixels a dot averages to a pale grey).
-    let min_contrast = if lattice.count >= CLEAR_LATTICE {
-        cfg.min_square_contrast * CLEAR_LATTICE_CONTRAST
-    } else {
-        cfg.min_square_contrast
-    };
-    // A card laid over the board (a game-over dialog) hides corners and spoils the
-    // contrast; its corners count as seen and its squares are left out of the contrast.
-    let covered = if lattice.count < cfg.min_corners || grey_contrast < min_contrast {
-        covered_corners(integral, &h, offset, blur, &lattice.members)
-    } else {
-        Covered::default()
-    };
-    if lattice.count + covered.count() < cfg.min_corners {
-        return Err(BoardNotFound::new(
-            found,
-            cfg.min_corners,
-            NotFoundReason::TooFewCorners,
-        ));
-    }
-    let mut square_contrast = if covered.count() > 0 {
-        square_contrast_uncovered(integral, &h, offset, blur, &covered)
-    } else {
-        grey_contrast
-    };
-    if square_contrast < min_contrast {
-        // Squares of one brightness in two hues, or sparse dots on paper: the colour
-        // channels or the texture may tell them apart where the grey tone cannot.
-        square_contrast = square_contrast.max(other_views().best_contrast(&h, offset, blur));
-    }
-    let quad = outline(&h, offset, (fx, fy));
-    // Sheared further than any photographed board: a pattern of something else.
-    if !quad.is_convex() || quad.min_angle() < MIN_CORNER_ANGLE {
-        return Err(BoardNotFound::new(
-            found,
-            cfg.min_corners,
-            NotFoundReason::Sheared,
-        ));
-    }
-    // A lattice of X-corners can appear by chance in noise or texture; a board also has
-    // two clearly different square colours in a checker pattern.
-    // Turned boards are rare and grids of blocks (text) look like turned boards to the
-    // diagonal kernel: they need more corners or clearer squares.
-    let weak_turned = kernel == Kernel::Diagonal
-        && lattice.count < CLEAR_LATTICE
-        && square_contrast < TURNED_MIN_CONTRAST;
-    // Lines of upright text hold turned lattices of X-corners for the diagonal kernel, and
-    // their pattern goes on past the lattice; a board ends at its edge.
-    let unbounded_turned = kernel == Kernel::Diagonal
-        && outside_alternation(integral, &h, offset, blur) >= TURNED_MAX_OUTSIDE_ALTERNATION;
-    if square_contrast < min_contrast {
-        return Err(BoardNotFound::new(
-            found,
-            cfg.min_corners,
-            NotFoundReason::FaintSquares {
-                contrast: square_contrast,
-                needed: min_contrast,
-            },
-        ));
-    }
-    if weak_turned || unbounded_turned {
-        return Err(BoardNotFound::new(
-            found,
-            cfg.min_corners,
-            NotFoundReason::TextLike,
-        ));
-    }
-    // An outline extrapolated from part of a lattice can sit a good share of a square off
-    // the board; the squares' tones pull it back (the gates above judged the lattice as
-    // found, so what is a board does not change). The correction must also leave the
-    // squares at least as clear on the ring further in that the gates measure: sparse dots
-    // near the square edges can make a false peak of the fit's own measure.
-    let fitted = tone_fit::fit_to_tones(integral, &h, offset, blur)
-        .filter(|fitted| tone::square_contrast(integral, fitted, offset, blur) >= grey_contrast);
-    let (quad, square_contrast) = match fitted {
-        Some(fitted) => {
-            let h =
-                refine::refine(integral, &fitted, offset, kernel, cfg.min_score).unwrap_or(fitted);
-            let corrected = outline(&h, offset, (fx, fy));
-            if corrected.is_convex() && corrected.min_angle() >= MIN_CORNER_ANGLE {
-                (
-                    corrected,
-                    square_contrast.max(tone::square_contrast(integral, &h, offset, blur)),
-                )
-            } else {
-                (quad, square_contrast)
-            }
+    /// The board whose inner corners `lattice` found, or why it is not one.
+    fn board_on(&self, lattice: &Lattice, kernel: Kernel) -> Result<FoundBoard, BoardNotFound> {
+        let (integral, cfg, (fx, fy)) = (self.integral, self.cfg, self.scale);
+        let found = lattice.count;
+        let (src, dst): (Vec<Point>, Vec<Point>) = lattice.members.iter().cloned().unzip();
+        let h = Homography::fit(&src, &dst)
+            .ok_or_else(|| self.not_found(found, NotFoundReason::Sheared))?;
+        let blur = (lattice.spacing * 0.08).max(1.0) as usize;
+        // The lattice may sit a row off the board when corners hide along one edge and labels
+        // or a frame mimic corners along the other; the squares' colours settle it.
+        let along = |axis: usize, index: f32| {
+            lattice
+                .members
+                .iter()
+                .filter(|(ij, _)| ij[axis] == index)
+                .count()
+        };
+        let edge_corners = [
+            [along(0, 0.0), along(0, 6.0)],
+            [along(1, 0.0), along(1, 6.0)],
+        ];
+        let offset = settle_window(integral, &h, blur, edge_corners);
+        // Every inner corner looked for again with a kernel sized to its own squares.
+        let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
+        // In grey alone; kept for the tone fit's check below.
+        let grey_contrast = square_contrast(integral, &h, offset, blur);
+        // A nearly complete lattice is no accident: its squares may be fainter (dotted print
+        // shrunk to a few pixels a dot averages to a pale grey).
+        let min_contrast = if lattice.count >= CLEAR_LATTICE {
+            cfg.min_square_contrast * CLEAR_LATTICE_CONTRAST
+        } else {
+            cfg.min_square_contrast
+        };
+        // A card laid over the board (a game-over dialog) hides corners and spoils the
+        // contrast; its corners count as seen and its squares are left out of the contrast.
+        let covered = if lattice.count < cfg.min_corners || grey_contrast < min_contrast {
+            covered_corners(integral, &h, offset, blur, &lattice.members)
+        } else {
+            Covered::default()
+        };
+        if lattice.count + covered.count() < cfg.min_corners {
+            return Err(self.not_found(found, NotFoundReason::TooFewCorners));
         }
-        None => (quad, square_contrast),
-    };
-    Ok(FoundBoard {
-        quad,
-        inner_corners: lattice.count,
-        covered_corners: covered.count(),
-        square_contrast,
-    })
+        let mut square_contrast = if covered.count() > 0 {
+            square_contrast_uncovered(integral, &h, offset, blur, &covered)
+        } else {
+            grey_contrast
+        };
+        if square_contrast < min_contrast {
+            // Squares of one brightness in two hues, or sparse dots on paper: the colour
+            // channels or the texture may tell them apart where the grey tone cannot.
+            square_contrast =
+                square_contrast.max((self.other_views)().best_contrast(&h, offset, blur));
+        }
+        let quad = outline(&h, offset, (fx, fy));
+        // Sheared further than any photographed board: a pattern of something else.
+        if !quad.is_convex() || quad.min_angle() < MIN_CORNER_ANGLE {
+            return Err(self.not_found(found, NotFoundReason::Sheared));
+        }
+        // A lattice of X-corners can appear by chance in noise or texture; a board also has
+        // two clearly different square colours in a checker pattern.
+        // Turned boards are rare and grids of blocks (text) look like turned boards to the
+        // diagonal kernel: they need more corners or clearer squares.
+        let weak_turned = kernel == Kernel::Diagonal
+            && lattice.count < CLEAR_LATTICE
+            && square_contrast < TURNED_MIN_CONTRAST;
+        // Lines of upright text hold turned lattices of X-corners for the diagonal kernel, and
+        // their pattern goes on past the lattice; a board ends at its edge.
+        let unbounded_turned = kernel == Kernel::Diagonal
+            && outside_alternation(integral, &h, offset, blur) >= TURNED_MAX_OUTSIDE_ALTERNATION;
+        if square_contrast < min_contrast {
+            return Err(self.not_found(
+                found,
+                NotFoundReason::FaintSquares {
+                    contrast: square_contrast,
+                    needed: min_contrast,
+                },
+            ));
+        }
+        if weak_turned || unbounded_turned {
+            return Err(self.not_found(found, NotFoundReason::TextLike));
+        }
+        // An outline extrapolated from part of a lattice can sit a good share of a square off
+        // the board; the squares' tones pull it back (the gates above judged the lattice as
+        // found, so what is a board does not change). The correction must also leave the
+        // squares at least as clear on the ring further in that the gates measure: sparse dots
+        // near the square edges can make a false peak of the fit's own measure.
+        let fitted = tone_fit::fit_to_tones(integral, &h, offset, blur).filter(|fitted| {
+            tone::square_contrast(integral, fitted, offset, blur) >= grey_contrast
+        });
+        let (quad, square_contrast) = match fitted {
+            Some(fitted) => {
+                let h = refine::refine(integral, &fitted, offset, kernel, cfg.min_score)
+                    .unwrap_or(fitted);
+                let corrected = outline(&h, offset, (fx, fy));
+                if corrected.is_convex() && corrected.min_angle() >= MIN_CORNER_ANGLE {
+                    (
+                        corrected,
+                        square_contrast.max(tone::square_contrast(integral, &h, offset, blur)),
+                    )
+                } else {
+                    (quad, square_contrast)
+                }
+            }
+            None => (quad, square_contrast),
+        };
+        Ok(FoundBoard {
+            quad,
+            inner_corners: lattice.count,
+            covered_corners: covered.count(),
+            square_contrast,
+        })
+    }
 }
 
 /// The board's four outer corners in image pixels, from the lattice homography `h` (in
