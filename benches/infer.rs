@@ -4,7 +4,8 @@
 //!
 //! `cargo bench --bench infer` (`-- no-relook`: without the second look at unsure squares,
 //! `-- no-unlike-twins`: without the unlike-twins flags, `-- no-board-context`: without the
-//! board-context correction, to measure what a step costs)
+//! board-context correction, to measure what a step costs; `-- large`: boards of 640-900 px
+//! only, as a browser window of that size shows lichess or chess.com)
 
 use std::path::Path;
 use std::time::Instant;
@@ -29,7 +30,8 @@ fn peak_rss_mb() -> f64 {
 fn main() {
     let mut cfg = SynthConfig::default();
     cfg.scene.cropped = 0.0;
-    cfg.scene.min_board = 240;
+    let large = std::env::args().skip(1).any(|a| a == "large");
+    cfg.scene.min_board = if large { 640 } else { 240 };
     cfg.scene.max_board = 900;
     let renderer =
         Renderer::new(vec![PieceSet::load(&builtin_dir()).expect("pieces")], cfg).expect("config");
