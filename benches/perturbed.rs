@@ -18,7 +18,7 @@ use std::path::Path;
 
 use fenscan::quad::Quad;
 use fenscan::recognize::RecognizeOptions;
-use fenscan::render::scene;
+use fenscan::render::camera;
 use image::{Rgb, RgbImage, imageops};
 use rayon::prelude::*;
 
@@ -191,8 +191,8 @@ fn apply(change: &str, img: &RgbImage, quad: Option<&Quad>) -> Option<RgbImage> 
         "dark" => map_pixels(img, |v| 255.0 * (v / 255.0).powf(2.2) * 0.8),
         // A picture stored with the wrong aspect ratio: an app that squeezes a 4:3 photo
         // into a square (75%), or a 16:9 one (about 60%).
-        "squash 75" => scene::squashed(img, 0.75, true),
-        "squash 60" => scene::squashed(img, 0.6, true),
+        "squash 75" => camera::squashed(img, 0.75, true),
+        "squash 60" => camera::squashed(img, 0.6, true),
         // Out of focus: blurred by 5% and 10% of a square (the board as found upright).
         "blur 5" => imageops::blur(img, (0.05 * quad?.mean_side() / 8.0).max(0.5)),
         "blur 10" => imageops::blur(img, (0.10 * quad?.mean_side() / 8.0).max(0.5)),

@@ -4,8 +4,8 @@
 use fenscan::board::{FinderConfig, NotFoundReason, find};
 use fenscan::eval::corner_error;
 use fenscan::render::SynthConfig;
+use fenscan::render::camera;
 use fenscan::render::config::Effect;
-use fenscan::render::scene;
 use resvg::tiny_skia::{Color, Pixmap};
 
 use crate::util::own_set_renderer;
@@ -270,8 +270,8 @@ fn squeezed_printed_diagrams_are_found() {
     let renderer = own_set_renderer(cfg);
     for index in [44, 46, 53] {
         let r = renderer.render(64, index);
-        let image = scene::squashed(&r.image, 0.6, true);
-        let truth = scene::rescaled(&r.quad, r.image.dimensions(), image.dimensions());
+        let image = camera::squashed(&r.image, 0.6, true);
+        let truth = camera::rescaled(&r.quad, r.image.dimensions(), image.dimensions());
         let found = find(&image, &FinderConfig::default())
             .unwrap_or_else(|e| panic!("board {index} ({}): {e}", r.theme));
         let err = corner_error(&found.quad, &truth);

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::class::SquareClass;
 use crate::dataset::labels::read_labels;
 use crate::last_move::MoveSquares;
 use crate::placement::{Placement, square_at};
@@ -15,7 +14,9 @@ use crate::quad::Quad;
 use crate::recognize::{RecognizeOptions, Recognizer};
 use crate::render::Orientation;
 
+mod markdown;
 mod moves;
+pub use markdown::to_markdown;
 pub use moves::{MoveStats, ShownMove};
 
 /// One labelled image.
@@ -409,95 +410,6 @@ pub fn report_paths(out: &Path) -> (PathBuf, PathBuf) {
         PathBuf::from(name)
     };
     (with(".md"), with(".json"))
-}
-
-/// The report as markdown.
-pub fn to_markdown(r: &EvalReport, title: &str) -> String {
-    let row = |name: &str, g: &GroupStats| {
-        format!(
-            "| {name} | {} | {} | {:.1}% | {} | {} | {:.2}% | {} |\n",
-            g.images,
-            g.images - g.found,
-            g.exact_rate() * 100.0,
-            g.one_wrong,
-            g.two_plus_wrong,
-            g.square_accuracy() * 100.0,
-            if g.orientation_checked > 0 {
-                format!("{}/{}", g.orientation_right, g.orientation_checked)
-            } else {
-                "-".into()
-            }
-        )
-    };
-    let mut md = format!(
-        "# {title}\n\n| group | images | no board | exact | 1 wrong | 2+ wrong | squares right | orientation |\n|---|---|---|---|---|---|---|---|\n"
-    );
-    md += &row("all", &r.total);
-    for (k, g) in &r.by_kind {
-        md += &row(&format!("kind: {k}"), g);
-    }
-    for (k, g) in &r.by_source {
-        md += &row(&format!("source: {k}"), g);
-    }
-    if let (Some(median), Some(p99)) = (
-        r.total.corner_error_quantile(0.5),
-        r.total.corner_error_quantile(0.99),
-    ) {
-        let known = r.total.images;
-        md += &format!(
-            "\n## Board corners\n\nCorner error (largest of the four, share of the board side) over {} found boards: median {:.2}%, 99th percentile {:.2}%, largest {:.2}%. Found with every corner within 2% of the side: {} of {known} ({:.1}%).\n",
-            r.total.corner_errors.len(),
-            median * 100.0,
-            p99 * 100.0,
-            r.total.corner_error_quantile(1.0).unwrap_or(0.0) * 100.0,
-            r.total.found_within(0.02),
-            r.total.found_within(0.02) as f64 * 100.0 / known.max(1) as f64,
-        );
-    }
-    let t = &r.total;
-    let wrong = t.squares - t.squares_right;
-    md += &format!(
-        "\n## Unsure squares\n\nSquares reported as unsure: {} ({:.1} a board). Wrong squares among them: {} of {wrong} ({:.1}%). Boards with mistakes that were all reported as unsure: {} of {}.\n",
-        t.unsure,
-        t.unsure as f64 / t.found.max(1) as f64,
-        t.wrong_unsure,
-        t.wrong_unsure as f64 * 100.0 / wrong.max(1) as f64,
-        t.all_errors_flagged,
-        t.one_wrong + t.two_plus_wrong,
-    );
-    if let Some(moves) = t.moves.markdown() {
-        md += &moves;
-    }
-    md += "\n## Confusion (rows: truth, columns: predicted)\n\n|  |";
-    for c in SquareClass::ALL {
-        md += &format!(" {} |", c.name());
-    }
-    md += "\n|---|";
-    md += &"---|".repeat(13);
-    md += "\n";
-    for (t, row) in r.confusion.iter().enumerate() {
-        md += &format!("| {} |", SquareClass::ALL[t].name());
-        for v in row {
-            md += &format!(" {v} |");
-        }
-        md += "\n";
-    }
-    md += "\n## Failures\n\n";
-    for f in &r.failures {
-        match &f.error {
-            Some(e) => md += &format!("- {} ({}): {e}\n", f.file, f.kind),
-            None => {
-                md += &format!(
-                    "- {} ({}): {} wrong: {}\n",
-                    f.file,
-                    f.kind,
-                    f.wrong.len(),
-                    f.wrong.join(", ")
-                )
-            }
-        }
-    }
-    md
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! degradations, with exact labels. The data factory behind `synth` and `train`.
 
 pub mod board;
+pub mod camera;
 pub mod config;
 pub mod degrade;
 pub mod font_pieces;
@@ -348,7 +349,7 @@ impl Renderer {
                 0.0
             };
             let keep = board_area.then_some(SQUARES_ROOM);
-            let (img, q) = scene::perspective(&image, &quad, angle, amount, keep, rng)?;
+            let (img, q) = camera::perspective(&image, &quad, angle, amount, keep, rng)?;
             image = img;
             quad = q;
             effects.push(format!("perspective:{angle:.1}deg,{amount:.2}"));
@@ -356,7 +357,7 @@ impl Renderer {
         if board_area {
             // The squares use the board and the bit of context their crops take around it:
             // the degradations then work on a fraction of the pixels.
-            (image, quad) = scene::crop_around(&image, &quad, SQUARES_ROOM);
+            (image, quad) = camera::crop_around(&image, &quad, SQUARES_ROOM);
         }
         let degraded = degrade::degrade(
             &mut image,
@@ -374,8 +375,8 @@ impl Renderer {
         if squash.probability > 0.0 && rng.random_bool(squash.probability) {
             let share = rng.random_range(squash.strength.min(1.0)..=1.0);
             let across = rng.random_bool(0.5);
-            let squeezed = scene::squashed(&image, share, across);
-            quad = scene::rescaled(&quad, image.dimensions(), squeezed.dimensions());
+            let squeezed = camera::squashed(&image, share, across);
+            quad = camera::rescaled(&quad, image.dimensions(), squeezed.dimensions());
             image = squeezed;
             effects.push(format!(
                 "squash:{}:{share:.2}",
@@ -384,7 +385,7 @@ impl Renderer {
         }
         if cfg.scene.quarter_turn > 0.0 && rng.random_bool(cfg.scene.quarter_turn) {
             let clockwise = rng.random_bool(0.5);
-            (image, quad) = scene::quarter_turn(&image, &quad, clockwise);
+            (image, quad) = camera::quarter_turn(&image, &quad, clockwise);
             effects.push(format!(
                 "quarter_turn:{}",
                 if clockwise {
