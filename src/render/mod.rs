@@ -2,6 +2,7 @@
 //! degradations, with exact labels. The data factory behind `synth` and `train`.
 
 pub mod board;
+mod board_men;
 pub mod camera;
 pub mod config;
 pub mod degrade;
