@@ -10,13 +10,15 @@
 #                                                     # (squares); CKPT "builtin" = shipped
 #
 # Needs the fetched piece sets (data/fetch-pieces) and ../shared/pieces/lichess, and
-# release binaries (cargo build --release --bins). Reports land in $BOARD_SETS/reports/.
+# release binaries (cargo build --release --bins; $FENSCAN_BIN: a folder of binaries built
+# elsewhere, to measure one build while another compiles). Reports land in
+# $BOARD_SETS/reports/.
 # "ruled": the eight sets whose sum BENCHMARKS.md compares; the rest are diagnostic sets,
 # each in the distribution of one augmentation or degradation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${BOARD_SETS:-target/board-sets}
-bin=target/release
+bin=${FENSCAN_BIN:-target/release}
 E=data/pieces-extra
 M=$E/more
 ruled=(vw13 book13 persp vw31b persp17 ten unseen6 new7)
