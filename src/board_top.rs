@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use crate::class::SquareClass;
 use crate::classifier::top_probability;
 use crate::quad::Quad;
 
@@ -13,7 +14,8 @@ use crate::quad::Quad;
 /// edges can be the top).
 const AMBIGUOUS_TURN_DEGREES: f32 = 30.0;
 /// Unsure squares from which a board is also read a quarter turn either way (on pictures
-/// turned a quarter, 5% of the boards have fewer: sparse endgames).
+/// turned a quarter, 5% of the boards have fewer: sparse endgames, read a quarter turn
+/// either way too when the men read cannot stand so: see [`impossible_men`]).
 const SIDEWAYS_MIN_UNSURE: usize = 4;
 /// How much surer (mean log top probability over the 64 squares) another turn's reading
 /// must be. A quarter-turned picture's right turn is 0.16 surer on the median. On 4,500
@@ -55,11 +57,13 @@ pub struct Reading<C> {
 
 /// Settles the board's top from its first reading. A board turned near 45 degrees is read
 /// with the other near-upright top too and the surer reading kept. A reading unsure of
-/// 4 squares or more (`SIDEWAYS_MIN_UNSURE`) is also read a quarter turn either way (and a
-/// half turn when the top was ambiguous), and a turn is kept only when the classifier is
-/// clearly surer of it, unsure of at most half as many squares, and sees most of the men
-/// the kept reading sees (`MIN_MEN_SHARE`; near 45 degrees too, a candidate top that sees
-/// far fewer men than the other loses however sure it is). Not a half turn
+/// 4 squares or more (`SIDEWAYS_MIN_UNSURE`), or whose most likely men are impossible, is
+/// also read a quarter turn either way (and a half turn when the top was ambiguous), and a
+/// turn is kept only when the classifier is clearly surer of it and unsure of at most half
+/// as many squares (or, against impossible men, reads possible ones more surely, unsure of
+/// fewer squares), and sees most of the men the kept reading sees (`MIN_MEN_SHARE`; near
+/// 45 degrees too, a candidate top that sees far fewer men than the other loses however
+/// sure it is). Not a half turn
 /// otherwise: symbols that look the same upside down, on a board seen from black's side,
 /// would make it a coin toss.
 ///
@@ -85,10 +89,14 @@ pub fn settle_top<C, E>(
         spare = Some(other);
     }
     let unsure = count_unsure(&best.probs, uncertain_below);
-    if unsure < SIDEWAYS_MIN_UNSURE {
+    let impossible = impossible_men(&best.probs);
+    if unsure < SIDEWAYS_MIN_UNSURE && !impossible {
         return Ok(best);
     }
-    let mut bar = sureness(&best.probs) + SIDEWAYS_MARGIN;
+    // The sureness a turn must beat: the kept reading's, by a margin unless its men are
+    // impossible and the turn's are not.
+    let mut kept = sureness(&best.probs);
+    let mut bar = kept + SIDEWAYS_MARGIN;
     let mut turned_best = None;
     let turns: &[usize] = if ambiguous { &[1, 2, 3] } else { &[1, 3] };
     for &turns in turns {
@@ -101,11 +109,17 @@ pub fn settle_top<C, E>(
             },
         };
         let s = sureness(&turned.probs);
-        if s > bar
-            && 2 * count_unsure(&turned.probs, uncertain_below) <= unsure
-            && sees_most_men(&turned.probs, &best.probs)
-        {
+        let turned_unsure = count_unsure(&turned.probs, uncertain_below);
+        let clearly_surer = s > bar && 2 * turned_unsure <= unsure;
+        // Impossible men read surely (a sparse board turned a quarter) give way to a turn
+        // that reads possible ones more surely, unsure of fewer squares (when any).
+        let possible_instead = impossible
+            && !impossible_men(&turned.probs)
+            && s > kept
+            && turned_unsure < unsure.max(1);
+        if (clearly_surer || possible_instead) && sees_most_men(&turned.probs, &best.probs) {
             bar = s;
+            kept = s;
             turned_best = Some(turned);
         }
     }
@@ -191,6 +205,35 @@ fn men(probs: &[[f32; 13]]) -> f32 {
     probs.iter().map(|p| 1.0 - p[0]).sum()
 }
 
+/// Whether the men a reading sees most likely cannot stand so, whichever side is at the
+/// bottom: not one king a side, the kings side by side, or a pawn on the top or bottom row.
+/// Men lying on their side (a picture turned a quarter) are read surely as men of other
+/// kinds, so a sparse board read so can be sure of nearly every square; what it reads is
+/// seldom a position.
+fn impossible_men(probs: &[[f32; 13]]) -> bool {
+    let mut kings: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+    for (i, p) in probs.iter().enumerate() {
+        let best = crate::decode::best(p, |_| true);
+        let Some(piece) = SquareClass::from_index(best).and_then(SquareClass::piece) else {
+            continue;
+        };
+        let row = i / 8;
+        match piece.role {
+            shakmaty::Role::King => kings[usize::from(piece.color.is_black())].push(i),
+            shakmaty::Role::Pawn if row == 0 || row == 7 => return true,
+            _ => {}
+        }
+    }
+    let ([white], [black]) = (&kings[0][..], &kings[1][..]) else {
+        return true;
+    };
+    let (dr, dc) = (
+        (white / 8).abs_diff(black / 8),
+        (white % 8).abs_diff(black % 8),
+    );
+    dr <= 1 && dc <= 1
+}
+
 /// Squares whose best class is below `below`.
 fn count_unsure(probs: &[[f32; 13]], below: f32) -> usize {
     probs.iter().filter(|p| top_probability(p) < below).count()
@@ -207,191 +250,4 @@ pub(crate) fn sureness(probs: &[[f32; 13]]) -> f32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A 100-pixel square about (100, 100) turned `deg` clockwise.
-    fn turn(deg: f32) -> Quad {
-        let (s, c) = deg.to_radians().sin_cos();
-        Quad(
-            [[-50.0, -50.0], [50.0, -50.0], [50.0, 50.0], [-50.0, 50.0]]
-                .map(|[x, y]| [100.0 + x * c - y * s, 100.0 + x * s + y * c]),
-        )
-    }
-
-    #[test]
-    fn quarter_turn_picks_the_other_near_upright_labelling() {
-        let q = turn(40.0);
-        assert!((turn_degrees(&q) - 40.0).abs() < 1e-3);
-        let alt = quarter_turn_nearer_upright(&q);
-        assert!(
-            (turn_degrees(&alt) + 50.0).abs() < 1e-3,
-            "{}",
-            turn_degrees(&alt)
-        );
-        assert!(alt.is_convex());
-        let q = turn(-35.0);
-        assert!((turn_degrees(&quarter_turn_nearer_upright(&q)) - 55.0).abs() < 1e-3);
-    }
-
-    #[test]
-    fn sureness_prefers_confident_readings() {
-        let mut sure = [[0.0f32; 13]; 64];
-        let mut unsure = [[0.0f32; 13]; 64];
-        for i in 0..64 {
-            sure[i][0] = 0.98;
-            sure[i][1] = 0.02;
-            unsure[i][0] = 0.6;
-            unsure[i][1] = 0.4;
-        }
-        assert!(sureness(&sure) > sureness(&unsure));
-    }
-
-    #[test]
-    fn picture_top_names_the_side_the_boards_top_is_on() {
-        let q = turn(10.0);
-        assert_eq!(picture_top(&q), PictureTop::Top);
-        assert_eq!(picture_top(&turned_quad(&q, 1)), PictureTop::Right);
-        assert_eq!(picture_top(&turned_quad(&q, 2)), PictureTop::Bottom);
-        assert_eq!(picture_top(&turned_quad(&q, 3)), PictureTop::Left);
-    }
-
-    /// A reading of `unsure` squares at 0.6 and the rest at 0.99, every square a man.
-    fn reading(quad: Quad, unsure: usize) -> Reading<()> {
-        reading_with_empty(quad, unsure, 0)
-    }
-
-    /// [`reading`] with its last `empty` squares read as sure empty squares.
-    fn reading_with_empty(quad: Quad, unsure: usize, empty: usize) -> Reading<()> {
-        let probs = (0..64)
-            .map(|i| {
-                let mut p = [0.0f32; 13];
-                let top = if i < unsure { 0.6 } else { 0.99 };
-                let class = if i >= 64 - empty { 0 } else { 1 };
-                p[class] = top;
-                p[class + 1] = 1.0 - top;
-                p
-            })
-            .collect::<Vec<_>>();
-        // The first model's look says what the full reading says.
-        let glance = sureness(&probs);
-        Reading {
-            quad,
-            probs,
-            crops: (),
-            glance,
-        }
-    }
-
-    /// Settles the top of an upright `q` whose reading in each relabelling (0-3 quarter
-    /// turns) has the given unsure squares; returns the turns of the kept reading, how
-    /// many readings were begun and how many of them were read in full.
-    fn settle_counted(q: Quad, unsure: [usize; 4]) -> (usize, usize, usize) {
-        let (mut reads, mut full) = (0, 0);
-        let kept = settle_top(reading(q, unsure[0]), 0.9, |quad, bar| {
-            reads += 1;
-            let turns = (0..4).find(|&t| turned_quad(&q, t) == *quad).unwrap();
-            let r = reading(*quad, unsure[turns]);
-            if bar.is_some_and(|bar| r.glance <= bar) {
-                return Ok::<_, ()>(None);
-            }
-            full += 1;
-            Ok(Some(r))
-        })
-        .unwrap();
-        let turns = (0..4).find(|&t| turned_quad(&q, t) == kept.quad).unwrap();
-        (turns, reads, full)
-    }
-
-    /// [`settle_counted`] without the count of full readings.
-    fn settle(q: Quad, unsure: [usize; 4]) -> (usize, usize) {
-        let (turns, reads, _) = settle_counted(q, unsure);
-        (turns, reads)
-    }
-
-    #[test]
-    fn a_turn_the_first_look_finds_clearly_less_sure_is_not_read_in_full() {
-        let q = turn(5.0);
-        // Both sideways turns clearly less sure at first look: begun, neither read in full.
-        assert_eq!(settle_counted(q, [16, 30, 0, 30]), (0, 2, 0));
-        // One a little less sure (within the slack): read in full, and not kept.
-        assert_eq!(settle_counted(q, [16, 17, 0, 40]), (0, 2, 1));
-        // One surer at first look: that one is read in full, and kept.
-        assert_eq!(settle_counted(q, [16, 30, 40, 2]), (3, 2, 1));
-        // Near 45 degrees the other near-upright top is always read in full.
-        assert_eq!(settle_counted(turn(40.0), [2, 20, 20, 0]), (3, 1, 1));
-    }
-
-    #[test]
-    fn a_turn_that_reads_the_men_away_is_not_kept() {
-        let q = turn(5.0);
-        // 30 men, 16 of them unsure; a quarter turn sure of everything but seeing only 10
-        // men (unknown men on their side read as empty squares) loses; one seeing 24 wins.
-        for (turned_empty, kept_turns) in [(54, 0), (40, 1)] {
-            let kept = settle_top(reading_with_empty(q, 16, 34), 0.9, |quad, _| {
-                let turned = *quad == turned_quad(&q, 1);
-                let r = if turned {
-                    reading_with_empty(*quad, 0, turned_empty)
-                } else {
-                    reading_with_empty(*quad, 30, 34)
-                };
-                Ok::<_, ()>(Some(r))
-            })
-            .unwrap();
-            assert_eq!(
-                kept.quad,
-                turned_quad(&q, kept_turns),
-                "{turned_empty} empty"
-            );
-        }
-    }
-
-    #[test]
-    fn near_45_degrees_a_top_that_reads_the_men_away_loses() {
-        let q = turn(40.0);
-        let alt = quarter_turn_nearer_upright(&q);
-        // (first reading, the other top's reading) as (unsure, empty) squares; which wins.
-        for ((first, other), other_wins) in [
-            // The other top is surer but sees 8 men of 30: the first stays.
-            (((2, 34), (0, 56)), false),
-            // The other top is surer and sees 28 of 30: it wins.
-            (((2, 34), (0, 36)), true),
-            // The first is surer but sees 8 men against 30: the other wins.
-            (((0, 56), (2, 34)), true),
-        ] {
-            let kept = settle_top(reading_with_empty(q, first.0, first.1), 0.9, |quad, _| {
-                Ok::<_, ()>(Some(reading_with_empty(*quad, other.0, other.1)))
-            })
-            .unwrap();
-            let expected = if other_wins { alt } else { q };
-            assert_eq!(kept.quad, expected, "{first:?} against {other:?}");
-        }
-    }
-
-    #[test]
-    fn a_reading_unsure_all_over_is_tried_a_quarter_turn_either_way() {
-        let q = turn(5.0);
-        // Sure enough: no other turn is read.
-        assert_eq!(settle(q, [3, 0, 0, 0]), (0, 0));
-        // Pieces lying down: the quarter turn the classifier is sure of wins.
-        assert_eq!(settle(q, [16, 30, 40, 2]), (3, 2));
-        assert_eq!(settle(q, [16, 1, 40, 30]), (1, 2));
-        // Not surer by the margin and by half the unsure squares: kept as found.
-        assert_eq!(settle(q, [16, 12, 0, 12]), (0, 2));
-        // Upside down is not tried on a board that is not near 45 degrees.
-        assert_eq!(settle(q, [16, 30, 0, 30]), (0, 2));
-    }
-
-    #[test]
-    fn a_board_near_45_degrees_may_turn_any_way() {
-        let q = turn(40.0);
-        // Its other near-upright top is read first, and kept when surer.
-        // (Turned 40 degrees clockwise, that is the top turned a quarter back: 3 turns.)
-        assert_eq!(settle(q, [2, 20, 20, 0]), (3, 1));
-        assert_eq!(settle(q, [0, 20, 20, 2]), (0, 1));
-        // Unsure either way: the three other turns of the surer one, the half turn too (the
-        // near-upright turn already read is not read again).
-        assert_eq!(settle(q, [16, 20, 2, 30]), (2, 3));
-        assert_eq!(settle(q, [20, 20, 2, 16]), (2, 3));
-    }
-}
+mod tests;
