@@ -63,9 +63,8 @@ pub struct Reading<C> {
 /// as many squares (or, against impossible men, reads possible ones more surely, unsure of
 /// fewer squares), and sees most of the men the kept reading sees (`MIN_MEN_SHARE`; near
 /// 45 degrees too, a candidate top that sees far fewer men than the other loses however
-/// sure it is). Not a half turn
-/// otherwise: symbols that look the same upside down, on a board seen from black's side,
-/// would make it a coin toss.
+/// sure it is). Not a half turn otherwise: symbols that look the same upside down, on a
+/// board seen from black's side, would make it a coin toss.
 ///
 /// `read(quad, glance_bar)` cuts and reads the board with a relabelled outline. With a
 /// bar, it may stop after the first model's look and answer `None` when that look's mean
