@@ -5,8 +5,8 @@
 //! without its orientation tag, a page scanned sideways), whose pieces lie on their side.
 
 use serde::Serialize;
+use shakmaty::{Color, Rank, Role, Square};
 
-use crate::class::SquareClass;
 use crate::classifier::top_probability;
 use crate::quad::Quad;
 
@@ -210,27 +210,23 @@ fn men(probs: &[[f32; 13]]) -> f32 {
 /// kinds, so a sparse board read so can be sure of nearly every square; what it reads is
 /// seldom a position.
 fn impossible_men(probs: &[[f32; 13]]) -> bool {
-    let mut kings: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
-    for (i, p) in probs.iter().enumerate() {
-        let best = crate::decode::best(p, |_| true);
-        let Some(piece) = SquareClass::from_index(best).and_then(SquareClass::piece) else {
-            continue;
-        };
-        let row = i / 8;
-        match piece.role {
-            shakmaty::Role::King => kings[usize::from(piece.color.is_black())].push(i),
-            shakmaty::Role::Pawn if row == 0 || row == 7 => return true,
-            _ => {}
-        }
-    }
-    let ([white], [black]) = (&kings[0][..], &kings[1][..]) else {
-        return true;
+    let Ok(probs) = <&[[f32; 13]; 64]>::try_from(probs) else {
+        return false;
     };
-    let (dr, dc) = (
-        (white / 8).abs_diff(black / 8),
-        (white % 8).abs_diff(black % 8),
-    );
-    dr <= 1 && dc <= 1
+    let men = crate::decode::argmax(probs);
+    let kings = |color: Color| -> Vec<Square> {
+        men.pieces()
+            .filter(|&(_, piece)| piece == color.king())
+            .map(|(sq, _)| sq)
+            .collect()
+    };
+    let pawn_on_edge_row = men.pieces().any(|(sq, piece)| {
+        piece.role == Role::Pawn && matches!(sq.rank(), Rank::First | Rank::Eighth)
+    });
+    match (&kings(Color::White)[..], &kings(Color::Black)[..]) {
+        ([white], [black]) => pawn_on_edge_row || white.distance(*black) <= 1,
+        _ => true,
+    }
 }
 
 /// Squares whose best class is below `below`.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::class::SquareClass;
 
 /// A 100-pixel square about (100, 100) turned `deg` clockwise.
 fn turn(deg: f32) -> Quad {

@@ -189,10 +189,8 @@ impl<'a> Straightened<'a> {
         let lo = |a: f32, b: f32| a.min(b) - 1.5;
         let hi = |a: f32, b: f32| a.max(b) + 0.5;
         let (x0, y0, x1, y1) = (lo(ax, bx), lo(ay, by), hi(ax, bx), hi(ay, by));
-        if !(x0.is_finite() && y0.is_finite() && x1.is_finite() && y1.is_finite()) {
-            return false;
-        }
-        if x0 < 0.0 || y0 < 0.0 {
+        // (Not a number fails the first two; an infinite far end, the last two.)
+        if !(x0 >= 0.0 && y0 >= 0.0 && x1.is_finite() && y1.is_finite()) {
             return false;
         }
         // The box's last pixels are those after its far ends' integer parts.
@@ -219,7 +217,9 @@ fn inner_rectangle(h: &crate::quad::Homography, region: [usize; 4]) -> [usize; 4
     if !fits || x0 < region[0] as f32 || y0 < region[1] as f32 {
         return [0; 4];
     }
-    // Whole pixels (centres at integers) from the rectangle's inside.
+    // The pixels whose centres (at half-integers here) lie in the rectangle, give or take
+    // half a pixel at its far sides: all still inside the inner square's two-pixel margin.
+    // (Which pixels only decides which samples read the colours instead.)
     let hole = [
         x0.ceil() as usize,
         y0.ceil() as usize,
