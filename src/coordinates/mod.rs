@@ -197,6 +197,22 @@ mod tests {
     use super::*;
     use crate::render::text::{draw_text, fonts};
 
+    /// Every label spot lies in the ring the straightened board samples once (a spot
+    /// off it would be sampled on its own: right, but slower).
+    #[test]
+    fn every_spot_lies_in_the_ring() {
+        let spots = spots();
+        assert_eq!(spots.len(), 8 * 4 * 4);
+        for spot in spots {
+            let [x0, y0, x1, y1] = spot.rect;
+            assert!(
+                (y0..y1).all(|y| straightened::in_ring(y, x0, x1)),
+                "{:?}",
+                spot.rect
+            );
+        }
+    }
+
     #[test]
     fn votes_decide_only_when_one_side_is_clearly_ahead() {
         let mut votes = [[0usize; 2]; GROUPS];

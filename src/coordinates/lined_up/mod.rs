@@ -12,6 +12,7 @@
 //! readings (piece details, arrows) almost never line up that way.
 
 use super::glyph::{normalise, standardise};
+use super::straightened::CANVAS;
 use super::{CoordinateReading, GLYPH, MARGIN, MIN_INK_CONTRAST, SQUARE, Straightened, best_label};
 use crate::render::Orientation;
 
@@ -176,26 +177,7 @@ fn labels_in_band(
 ) -> Vec<Found> {
     let s = SQUARE as f32;
     let offset = MARGIN * s;
-    let total = (2.0 * offset + 8.0 * s) as usize;
-    let near = (offset + 8.0 * s).round() as usize;
-    let far = offset.round() as usize;
-    let (inside, outside) = ((INSIDE * s) as usize, (OUTSIDE * s) as usize);
-    // The band's rectangle, and the lines across it where one square (or the margin)
-    // gives way to the next.
-    let (rect, lines_x, lines_y) = match edge {
-        Edge::Bottom => (
-            [0, near - inside, total, near + outside],
-            grid(),
-            vec![near],
-        ),
-        Edge::Top => ([0, far - outside, total, far + inside], grid(), vec![far]),
-        Edge::Left => ([far - outside, 0, far + inside, total], vec![far], grid()),
-        Edge::Right => (
-            [near - inside, 0, near + outside, total],
-            vec![near],
-            grid(),
-        ),
-    };
+    let (rect, lines_x, lines_y) = band(edge);
     let [x0, y0, x1, y1] = rect;
     let (w, h) = (x1 - x0, y1 - y0);
     let mut values = Vec::with_capacity(w * h);
@@ -253,6 +235,31 @@ fn labels_in_band(
         });
     }
     found
+}
+
+/// The band along `edge`: its straightened rectangle `[x0, y0, x1, y1]`, and the lines
+/// across it (x, y) where one square (or the margin) gives way to the next.
+fn band(edge: Edge) -> ([usize; 4], Vec<usize>, Vec<usize>) {
+    let s = SQUARE as f32;
+    let offset = MARGIN * s;
+    let total = CANVAS;
+    let near = (offset + 8.0 * s).round() as usize;
+    let far = offset.round() as usize;
+    let (inside, outside) = ((INSIDE * s) as usize, (OUTSIDE * s) as usize);
+    match edge {
+        Edge::Bottom => (
+            [0, near - inside, total, near + outside],
+            grid(),
+            vec![near],
+        ),
+        Edge::Top => ([0, far - outside, total, far + inside], grid(), vec![far]),
+        Edge::Left => ([far - outside, 0, far + inside, total], vec![far], grid()),
+        Edge::Right => (
+            [near - inside, 0, near + outside, total],
+            vec![near],
+            grid(),
+        ),
+    }
 }
 
 /// The straightened positions of the lines between squares along an edge, the board's

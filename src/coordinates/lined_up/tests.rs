@@ -144,3 +144,16 @@ fn labels_must_line_up_with_one_shift() {
     let read = decide(&[five, texture, vec![], vec![]]).unwrap();
     assert_eq!((read.orientation, read.agreeing), (Orientation::Black, 5));
 }
+
+/// Every band lies in the ring the straightened board samples once.
+#[test]
+fn every_band_lies_in_the_ring() {
+    for edge in Edge::ALL {
+        let ([x0, y0, x1, y1], _, _) = band(edge);
+        assert!(x1 <= CANVAS && y1 <= CANVAS);
+        assert!(
+            (y0..y1).all(|y| crate::coordinates::straightened::in_ring(y, x0, x1)),
+            "{edge:?}"
+        );
+    }
+}
