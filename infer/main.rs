@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use fenscan::classifier::{BUILTIN_NAME, Backend, Classifier};
+use fenscan::clear_labels::ClearLabelsConfig;
 use fenscan::fen::check::check_text;
 use fenscan::fen::parse::parse_fen;
 use fenscan::lookalike::LookalikeConfig;
@@ -101,6 +102,10 @@ struct ModelArgs {
     /// Do not read unsure squares again from slightly shifted windows.
     #[arg(long)]
     no_relook: bool,
+    /// Do not read unsure squares again with the coordinate labels drawn in them painted
+    /// out.
+    #[arg(long)]
+    no_clear_labels: bool,
     /// Do not read a faded board (tones squeezed towards grey: a photo of a screen in
     /// daylight, newsprint) or a dim one (an underexposed photo) again with its tones
     /// stretched.
@@ -205,6 +210,7 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
         constraints: !model.no_constraints,
         lookalike: (!model.no_twins).then(LookalikeConfig::default),
         relook: (!model.no_relook).then(RelookConfig::default),
+        clear_labels: (!model.no_clear_labels).then(ClearLabelsConfig::default),
         orientation: model.orientation.as_deref().map(|o| {
             if o == "black" {
                 Orientation::Black

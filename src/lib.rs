@@ -55,6 +55,7 @@ pub mod board;
 pub mod board_top;
 pub mod class;
 pub mod classifier;
+pub mod clear_labels;
 pub mod fen;
 pub mod placement;
 

@@ -342,6 +342,7 @@ fn json_output_has_the_fields() {
         "unlike_twins",
         "hidden",
         "relooked",
+        "labels_cleared",
         "tones",
         "twins",
         "changes",

@@ -18,8 +18,12 @@ const MIN_MATCH: f32 = 0.45;
 
 /// The ink in `rect`, normalised to `GLYPH` x `GLYPH` (aspect kept, centred), when it
 /// looks like one label: clearly darker or lighter than the spot's background, a small
-/// share of it, and not touching the spot's edges (a piece or a neighbouring square would).
-pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec<f32>> {
+/// share of it, and not touching the spot's edges (a piece or a neighbouring square would);
+/// with the ink's bounding box `[x0, y0, x1, y1]` in straightened pixels.
+pub(super) fn glyph_at(
+    board: &Straightened<'_>,
+    rect: [usize; 4],
+) -> Option<(Vec<f32>, [usize; 4])> {
     let [x0, y0, x1, y1] = rect;
     let (w, h) = (x1 - x0, y1 - y0);
     let mut values: Vec<u8> = Vec::with_capacity(w * h);
@@ -87,7 +91,8 @@ pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Option<Vec
     if gh < 5 || gh * 10 > h * 9 || gw * 10 > w * 9 {
         return None;
     }
-    Some(standardise(normalise(&ink, w, [bx0, by0, bx1, by1])))
+    let glyph = standardise(normalise(&ink, w, [bx0, by0, bx1, by1]));
+    Some((glyph, [x0 + bx0, y0 + by0, x0 + bx1, y0 + by1]))
 }
 
 /// The bounding box `[x0, y0, x1, y1]` (exclusive ends) of the ink in a `w` x `h` mask.

@@ -50,28 +50,104 @@ pub struct CoordinateReading {
     pub disagreeing: usize,
 }
 
+/// What the labels say, and where the labels that say it stand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelReading {
+    /// Which side is at the bottom, and how many labels agree.
+    pub reading: CoordinateReading,
+    /// Where labels stand, `[x0, y0, x1, y1]` in board units (0 to 1 from the board's
+    /// top-left corner as the picture shows it; a label outside the board lies beyond):
+    /// for each edge where two or more labels of one style agree with `reading`, the
+    /// place of its labels in their squares, on each of the edge's eight squares.
+    pub boxes: Vec<[f32; 4]>,
+}
+
 /// Reads the coordinate labels around the board `quad` in `img`; `None` when too few
 /// labels are legible to decide. Labels where a style usually puts them are read first;
 /// when they say nothing, labels anywhere along the edges (`lined_up`).
 pub fn read_coordinates(img: &RgbImage, quad: &Quad) -> Option<CoordinateReading> {
+    read_labels(img, quad).map(|labels| labels.reading)
+}
+
+/// Labels of one style along one edge: whether the edge runs along x (top, bottom) or y
+/// (left, right), and the labels' ink boxes (straightened pixels).
+type LabelRows = Vec<(bool, Vec<[usize; 4]>)>;
+
+/// [`read_coordinates`], with where the labels stand.
+pub fn read_labels(img: &RgbImage, quad: &Quad) -> Option<LabelReading> {
     if quad.mean_side() / 8.0 < MIN_SQUARE {
         return None;
     }
     let board = Straightened::new(img, quad)?;
-    read_spots(&board).or_else(|| lined_up::read_lined_up(&board))
+    let (reading, rows) = read_spots(&board).or_else(|| lined_up::read_lined_up(&board))?;
+    let mut boxes: Vec<[f32; 4]> = rows
+        .iter()
+        .flat_map(|(along_x, row)| every_square_of(row, *along_x))
+        .collect();
+    // The margin and its half next to the board are two groups of spots with one label.
+    boxes.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    boxes.dedup();
+    Some(LabelReading { reading, boxes })
+}
+
+/// Boxes (board units) where one style's labels along an edge stand on each of its eight
+/// squares: the union of the boxes of the labels `row` read (straightened pixels), each
+/// taken relative to its square, put on every square. A label the reader missed (faint,
+/// thin strokes) stands there too, and the classifier may take it for a piece.
+fn every_square_of(row: &[[usize; 4]], along_x: bool) -> Vec<[f32; 4]> {
+    // Straightened pixel `x` spans `(x - offset) / SQUARE` squares to one pixel more.
+    let offset = MARGIN * SQUARE as f32;
+    let to_squares = |b: &[usize; 4]| b.map(|v| (v as f32 - offset) / SQUARE as f32);
+    // In squares, along the edge first: [along0, across0, along1, across1].
+    let turned = |b: [f32; 4]| if along_x { b } else { [b[1], b[0], b[3], b[2]] };
+    let mut union: Option<[f32; 4]> = None;
+    for b in row.iter().map(to_squares).map(turned) {
+        let k = ((b[0] + b[2]) / 2.0).floor();
+        if !(0.0..8.0).contains(&k) {
+            continue;
+        }
+        let rel = [b[0] - k, b[1], b[2] - k, b[3]];
+        union = Some(match union {
+            None => rel,
+            Some(u) => [
+                u[0].min(rel[0]),
+                u[1].min(rel[1]),
+                u[2].max(rel[2]),
+                u[3].max(rel[3]),
+            ],
+        });
+    }
+    let Some(u) = union else {
+        return Vec::new();
+    };
+    (0..8)
+        .map(|k| {
+            let k = k as f32;
+            let b = turned([u[0] + k, u[1], u[2] + k, u[3]]);
+            b.map(|v| v / 8.0)
+        })
+        .collect()
 }
 
 /// Reads the label spots: the corners of the edge squares and the margin beside them.
-fn read_spots(board: &Straightened<'_>) -> Option<CoordinateReading> {
+/// With the reading, the ink boxes (straightened pixels) of the glyphs in each group of
+/// spots where two or more labels agree with it, whatever each reads as (a style draws
+/// every label of an edge at the same place: a glyph there is a label, even misread).
+fn read_spots(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)> {
     let templates = templates();
     // Votes (white, black) per group of spots: a label style puts every label of an edge
     // at the same place in its square, while stray matches (piece details, hatching)
     // scatter over the groups.
     let mut votes = [[0usize; 2]; GROUPS];
+    // Every glyph's ink box by group, and whether the group's edge runs along x.
+    let mut glyphs: Vec<(bool, Vec<[usize; 4]>)> = vec![(true, Vec::new()); GROUPS];
     for spot in spots() {
-        let Some(glyph) = glyph_at(board, spot.rect) else {
+        let Some((glyph, ink)) = glyph_at(board, spot.rect) else {
             continue;
         };
+        let (along_x, row) = &mut glyphs[spot.group];
+        *along_x = !spot.digit;
+        row.push(ink);
         let Some(label) = best_label(&glyph, templates, spot.digit) else {
             continue;
         };
@@ -81,7 +157,15 @@ fn read_spots(board: &Straightened<'_>) -> Option<CoordinateReading> {
             votes[spot.group][1] += 1;
         }
     }
-    decide(&votes)
+    let reading = decide(&votes)?;
+    let side = usize::from(reading.orientation == Orientation::Black);
+    let rows = glyphs
+        .into_iter()
+        .zip(&votes)
+        .filter(|(_, v)| v[side] >= 2)
+        .map(|(row, _)| row)
+        .collect();
+    Some((reading, rows))
 }
 
 /// The side the votes (white, black) per group of label spots say, when they say it clearly
@@ -367,9 +451,62 @@ mod tests {
                 }
             }
         }
-        let read = read_coordinates(&crate::render::scene::to_rgb(&pm), &quad)
+        let labels = read_labels(&crate::render::scene::to_rgb(&pm), &quad)
             .expect("the faint labels are read");
-        assert_eq!(read.orientation, Orientation::Black);
+        assert_eq!(labels.reading.orientation, Orientation::Black);
+        // Where the letters stand (in squares: 14 px left of their square's right side,
+        // 13 px above its foot), on every square of the bottom row; and no box anywhere
+        // but at a label's place (the bottom row's bottom right corners, the left
+        // column's top left ones, where the digits stand).
+        let boxes: Vec<[f32; 4]> = labels.boxes.iter().map(|b| b.map(|v| v * 8.0)).collect();
+        let covers =
+            |b: &[f32; 4], x: f32, y: f32| b[0] <= x && x <= b[2] && b[1] <= y && y <= b[3];
+        for k in 0..8 {
+            let letter = k as f32 + 1.0 - 9.0 / cell;
+            assert!(
+                boxes.iter().any(|b| covers(b, letter, 7.88)),
+                "file {k}: {boxes:?}"
+            );
+        }
+        let at_a_label = |b: &[f32; 4]| {
+            let letter = b[1] > 7.5 && b[0].fract() > 0.5;
+            let digit = b[2] < 0.5 && b[3].fract() < 0.5;
+            letter || digit
+        };
+        assert!(boxes.iter().all(at_a_label), "{boxes:?}");
+        // Nothing is placed in the squares' middles.
+        assert!(!boxes.iter().any(|b| covers(b, 3.5, 3.5)));
+    }
+
+    /// One style's labels read on two squares of an edge stand, as the union of their
+    /// boxes in their squares, on each of the edge's eight squares.
+    #[test]
+    fn labels_read_on_some_squares_stand_on_every_square_of_their_edge() {
+        let offset = MARGIN * SQUARE as f32;
+        // Straightened pixels of a box `[x0, y0, x1, y1]` given in squares.
+        let px = |b: [f32; 4]| b.map(|v| (v * SQUARE as f32 + offset).round() as usize);
+        // Letters at the bottom right of a1 and c1 (c's a little taller).
+        let row = [px([0.7, 7.6, 0.9, 7.85]), px([2.7, 7.55, 2.9, 7.85])];
+        let boxes = every_square_of(&row, true);
+        assert_eq!(boxes.len(), 8);
+        for (k, b) in boxes.iter().enumerate() {
+            let b = b.map(|v| v * 8.0);
+            let want = [k as f32 + 0.7, 7.55, k as f32 + 0.9, 7.85];
+            assert!(
+                b.iter().zip(want).all(|(a, w)| (a - w).abs() < 0.02),
+                "{k}: {b:?}"
+            );
+        }
+        // Digits at the top left of the left column's squares, along y.
+        let row = [px([0.05, 2.05, 0.2, 2.25])];
+        let boxes = every_square_of(&row, false);
+        let b = boxes[5].map(|v| v * 8.0);
+        assert!(
+            (b[1] - 5.05).abs() < 0.02 && (b[0] - 0.05).abs() < 0.02,
+            "{b:?}"
+        );
+        // A box off the board's squares along the edge says nothing.
+        assert!(every_square_of(&[px([-0.5, 7.6, -0.3, 7.8])], true).is_empty());
     }
 
     /// The margin read as a whole is mostly page there, so only its half next to the board

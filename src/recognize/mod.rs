@@ -11,7 +11,8 @@ use crate::board::{FoundBoard, find, find_all, reading_order};
 use crate::board_top::{self, Reading, picture_top};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
-use crate::coordinates::read_coordinates;
+use crate::clear_labels;
+use crate::coordinates::read_labels;
 use crate::decode::{argmax, clearly_not_a_game, decode_game, sure_placement};
 use crate::fen::check::check;
 
@@ -172,6 +173,22 @@ impl Recognizer {
             None => Vec::new(),
         };
         let t3 = Instant::now();
+        // The labels tell the orientation, and where they stand on the board (read for that
+        // also when the user gives the orientation).
+        let labels = (opts.orientation.is_none() || opts.clear_labels.is_some())
+            .then(|| read_labels(img, &board.quad))
+            .flatten();
+        let labels_cleared = match (&labels, &opts.clear_labels) {
+            (Some(labels), Some(cfg)) => clear_labels::apply(
+                &self.classifier,
+                &crops,
+                self.classifier.crop().context,
+                &labels.boxes,
+                &mut image_probs,
+                cfg,
+            ),
+            _ => Vec::new(),
+        };
         let mut as_read = [[0f32; 13]; 64];
         for (i, p) in image_probs.iter().enumerate().take(64) {
             as_read[i] = *p;
@@ -182,7 +199,7 @@ impl Recognizer {
                 source: OrientationSource::User,
                 confidence: 1.0,
             },
-            None => match read_coordinates(img, &board.quad) {
+            None => match labels.map(|l| l.reading) {
                 Some(read) => OrientationDecision {
                     orientation: read.orientation,
                     source: OrientationSource::Coordinates,
@@ -226,6 +243,10 @@ impl Recognizer {
             Orientation::Black => square_at(63 - i),
         };
         let relooked = relooked.iter().filter_map(|&i| true_square(i)).collect();
+        let labels_cleared = labels_cleared
+            .iter()
+            .filter_map(|&i| true_square(i))
+            .collect();
         let twins = found_twins
             .iter()
             .filter_map(|t| {
@@ -350,6 +371,7 @@ impl Recognizer {
             hidden,
             cut_off,
             relooked,
+            labels_cleared,
             tones,
             twins,
             last_move,

@@ -2,6 +2,7 @@
 //! run, and the FEN fields the picture cannot show.
 
 use crate::board::FinderConfig;
+use crate::clear_labels::ClearLabelsConfig;
 use crate::decode::DecodeConfig;
 use crate::hidden::HiddenConfig;
 use crate::levels;
@@ -25,6 +26,9 @@ pub struct RecognizeOptions {
     pub lookalike: Option<LookalikeConfig>,
     /// Read unsure squares again from shifted windows (`None`: off).
     pub relook: Option<RelookConfig>,
+    /// Read unsure squares again with the coordinate labels in their crops painted out,
+    /// when the labels were read (`None`: off).
+    pub clear_labels: Option<ClearLabelsConfig>,
     /// Override the orientation.
     pub orientation: Option<Orientation>,
     /// A square whose top probability is below this is reported as uncertain. Default 0.9.
@@ -55,6 +59,7 @@ impl Default for RecognizeOptions {
             constraints: true,
             lookalike: Some(LookalikeConfig::default()),
             relook: Some(RelookConfig::default()),
+            clear_labels: Some(ClearLabelsConfig::default()),
             orientation: None,
             uncertain_below: 0.9,
             unlike_twins_margin: Some(0.2),

@@ -53,6 +53,10 @@ pub struct Recognition {
     /// Unsure squares read again from shifted windows (see [`crate::relook`]).
     #[serde(serialize_with = "ser_squares")]
     pub relooked: Vec<Square>,
+    /// Unsure squares read again with the coordinate labels in them painted out (see
+    /// [`crate::clear_labels`]).
+    #[serde(serialize_with = "ser_squares")]
+    pub labels_cleared: Vec<Square>,
     /// Unsure squares compared with a clearly read twin on the board.
     pub twins: Vec<TwinReading>,
     /// The last move the picture highlights, when it clearly shows one (see

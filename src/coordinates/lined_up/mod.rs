@@ -13,7 +13,9 @@
 
 use super::glyph::{normalise, standardise};
 use super::straightened::CANVAS;
-use super::{CoordinateReading, GLYPH, MARGIN, MIN_INK_CONTRAST, SQUARE, Straightened, best_label};
+use super::{
+    CoordinateReading, GLYPH, LabelRows, MARGIN, MIN_INK_CONTRAST, SQUARE, Straightened, best_label,
+};
 use crate::render::Orientation;
 
 /// How far the band reaches into the board, in squares.
@@ -51,6 +53,8 @@ struct Found {
     across: f32,
     height: f32,
     index: usize,
+    /// Its ink's box `[x0, y0, x1, y1]` in straightened pixels.
+    bounds: [usize; 4],
 }
 
 impl Found {
@@ -82,14 +86,31 @@ impl Edge {
 }
 
 /// Reads the labels along the board's edges wherever they stand; `None` unless one
-/// orientation lines up clearly more of them than the other.
-pub(super) fn read_lined_up(board: &Straightened<'_>) -> Option<CoordinateReading> {
+/// orientation lines up clearly more of them than the other. With the reading, the ink
+/// boxes (straightened pixels) of the labels that line up for it, per edge where two or
+/// more do, and whether that edge runs along x (top and bottom) or y.
+pub(super) fn read_lined_up(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)> {
     let templates = super::templates();
     let found: Vec<Vec<Found>> = Edge::ALL
         .iter()
         .map(|&edge| labels_in_band(board, edge, templates))
         .collect();
-    decide(&found)
+    let reading = decide(&found)?;
+    let rows = Edge::ALL
+        .iter()
+        .zip(&found)
+        .filter_map(|(edge, found)| {
+            let (n, used) = lined_up(found, reading.orientation);
+            let boxes: Vec<[usize; 4]> = found
+                .iter()
+                .zip(&used)
+                .filter(|(_, u)| **u)
+                .map(|(f, _)| f.bounds)
+                .collect();
+            (n >= 2).then_some((!edge.digits(), boxes))
+        })
+        .collect();
+    Some((reading, rows))
 }
 
 /// The side whose best edge lines up three or more labels (five on a textured board),
@@ -232,6 +253,7 @@ fn labels_in_band(
             across: across / s,
             height: (by1 - by0) as f32,
             index,
+            bounds: [x0 + bx0, y0 + by0, x0 + bx1, y0 + by1],
         });
     }
     found

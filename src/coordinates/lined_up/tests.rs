@@ -93,6 +93,7 @@ fn found(along: f32, index: usize) -> Found {
         across: 0.3,
         height: 12.0,
         index,
+        bounds: [0; 4],
     }
 }
 
