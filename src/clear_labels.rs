@@ -197,4 +197,72 @@ mod tests {
         let far = [7.7f32, 0.0, 7.9, 0.2].map(|v| v / 8.0);
         assert!(paint_out(&crop, 57, context, &[far], 0.05).is_none());
     }
+
+    /// With the shipped classifier: an unsure square read as a piece for the large letter
+    /// at its corner reads empty once the letter is painted out; a square without
+    /// a label in its crop, and one the first reading gives no chance of being empty, are
+    /// left alone.
+    #[test]
+    fn a_letter_read_as_a_piece_is_read_empty_once_painted_out() {
+        let classifier = Classifier::builtin(crate::classifier::Backend::Flex).unwrap();
+        let (context, n) = (classifier.crop().context, classifier.crop().size);
+        let span = 1.0 + 2.0 * context;
+        // Board units (squares) of crop pixel k of square `start`.
+        let at = |start: usize, k: u32| start as f32 - context + (k as f32 + 0.5) / n as f32 * span;
+        // A light square amid dark ones; a thick dark "b"-sized block of strokes at its
+        // bottom right (0.65-0.9 across, 0.5-0.9 down).
+        let crop = |index: usize, letter: bool| {
+            let (row, col) = (index / 8, index % 8);
+            RgbImage::from_fn(n, n, |x, y| {
+                let (u, v) = (at(col, x), at(row, y));
+                let (fu, fv) = (u - col as f32, v - row as f32);
+                let own = (0.0..1.0).contains(&fu) && (0.0..1.0).contains(&fv);
+                let stroke = (0.65..0.72).contains(&fu)
+                    || ((0.65..0.9).contains(&fu) && ((0.68..0.74).contains(&fv) || fv > 0.84))
+                    || ((0.83..0.9).contains(&fu) && fv > 0.68);
+                if letter && own && stroke && (0.5..0.9).contains(&fv) {
+                    Rgb([120, 80, 50])
+                } else if own {
+                    Rgb([240, 217, 181])
+                } else {
+                    Rgb([181, 136, 99])
+                }
+            })
+        };
+        let crops: Vec<RgbImage> = (0..64).map(|i| crop(i, i == 57 || i == 58)).collect();
+        let boxes: Vec<[f32; 4]> = (0..8)
+            .map(|k| [k as f32 + 0.62, 7.46, k as f32 + 0.93, 7.94].map(|v| v / 8.0))
+            .collect();
+        let knight = SquareClass::Piece(shakmaty::Piece {
+            color: shakmaty::Color::White,
+            role: shakmaty::Role::Knight,
+        })
+        .index();
+        let empty = SquareClass::Empty.index();
+        let mut unsure = [0.01f32; 13];
+        (unsure[knight], unsure[empty]) = (0.5, 0.39);
+        let mut hopeless = [0.005f32; 13];
+        (hopeless[knight], hopeless[empty]) = (0.85, 0.095);
+        let mut probs = vec![[0.0f32; 13]; 64];
+        for i in [49, 57] {
+            probs[i] = unsure;
+        }
+        probs[58] = hopeless;
+        let before = probs.clone();
+        // The letter as drawn reads as a piece (a white knight, 84%, with the shipped pair).
+        let as_drawn = classifier.read_board(&crops[57..58])[0];
+        assert!(as_drawn[empty] < 0.5, "{as_drawn:?}");
+        let kept = apply(
+            &classifier,
+            &crops,
+            context,
+            &boxes,
+            &mut probs,
+            &ClearLabelsConfig::default(),
+        );
+        assert_eq!(kept, vec![57]);
+        assert!(probs[57][empty] > 0.5, "{:?}", probs[57]);
+        assert_eq!(probs[49], before[49]);
+        assert_eq!(probs[58], before[58]);
+    }
 }
