@@ -1,32 +1,39 @@
-//! Unsure squares under a coordinate label, read again with the label painted out.
+//! Squares under a coordinate label, read again with the label painted out.
 //!
 //! Boards that draw their coordinates inside the edge squares (chessboard.js, chess.com,
 //! lichess) put a letter or digit in a square's corner. On an empty square of a style the
 //! classifier has not seen, a large label can read as a piece (chessboard.js's "b" on an
-//! empty b1 as a white knight). The label reader knows where the labels it read stand
-//! ([`crate::coordinates::read_labels`]): each unsure square whose crop holds one is read
-//! again with the label's pixels filled with the colour around them, and is taken to be
-//! empty when that reading says so more surely than the first said anything.
+//! empty b1 as a white knight; a "letter" piece set's men are letters, and its empty b1
+//! read as a knight 97% sure). The label reader knows where the labels stand
+//! ([`crate::coordinates::read_labels`]): each square read as a piece whose crop holds a
+//! label's place is looked at again with that place filled with the colour around it. A
+//! square then plain, in a tone the board's plain squares share (see
+//! [`crate::squares::plain`]), is empty, however sure the first reading was; an unsure
+//! one that may be empty is read again by the classifier, and taken to be empty when
+//! that reading says so more surely than the first said anything.
 
 use image::{Rgb, RgbImage};
 use serde::Serialize;
 
 use crate::class::SquareClass;
+use crate::classifier::reader::plain_empty;
 use crate::classifier::{Classifier, top_probability};
+use crate::squares::plain::{plain_tone, tone_shared};
 
 /// Settings of the re-read.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ClearLabelsConfig {
-    /// Squares whose top probability is below this are read again when a label stands in
-    /// their crop. Default 0.9 (the squares `infer` reports as uncertain by default).
+    /// Squares whose top probability is below this are read again by the classifier when
+    /// a label stands in their crop. Default 0.9 (the squares `infer` reports as
+    /// uncertain by default).
     pub unsure_below: f32,
     /// How far around a label's ink box (in squares) its pixels are painted out: the ink
     /// box holds the pixels past half the label's contrast, its anti-aliased edge lies
     /// beyond. Default 0.05 (about a pixel of a 32 px crop).
     pub pad: f32,
-    /// Least probability of empty in the first reading for a square to be read again: a
-    /// label puts a piece on an empty square, so a square the first reading does not
-    /// think may be empty is left alone. Default 0.2.
+    /// Least probability of empty in the first reading for a square to be read again by
+    /// the classifier: a label puts a piece on an empty square, so a square the first
+    /// reading does not think may be empty is left to the plain test. Default 0.2.
     pub empty_at_least: f32,
 }
 
@@ -43,15 +50,15 @@ impl Default for ClearLabelsConfig {
 /// How far beyond the painted box (squares) the colour around a label is taken from.
 const RIM: f32 = 0.08;
 
-/// Reads again the unsure squares of `probs` (crop order, see [`crate::squares::cut`])
-/// that may be empty and whose crops (`crops`, cut with `context`) hold one of the label ink `boxes` (board
-/// units, see [`crate::coordinates::LabelReading`]), with the labels painted out, and
-/// replaces their probabilities with the new reading where it reads the square empty,
-/// and more surely than the first. Returns those squares.
+/// Looks again at the squares of `probs` (crop order, see [`crate::squares::cut`]) read
+/// as pieces whose crops (`crops`, cut as `classifier` cuts them) hold one of the label
+/// `boxes` (board units, see [`crate::coordinates::LabelReading`]), with the labels
+/// painted out: a square then plain in a tone the board's plain squares share becomes
+/// empty; an unsure one that may be empty takes the classifier's new reading where it
+/// reads the square empty, and more surely than the first. Returns the squares changed.
 pub fn apply(
     classifier: &Classifier,
     crops: &[RgbImage],
-    context: f32,
     boxes: &[[f32; 4]],
     probs: &mut [[f32; 13]],
     cfg: &ClearLabelsConfig,
@@ -59,34 +66,44 @@ pub fn apply(
     if boxes.is_empty() {
         return Vec::new();
     }
+    let crop_cfg = classifier.crop();
     let empty = SquareClass::Empty.index();
-    let mut which = Vec::new();
-    let mut cleared = Vec::new();
-    for (i, (crop, p)) in crops.iter().zip(probs.iter()).enumerate().take(64) {
-        if top_probability(p) >= cfg.unsure_below || p[empty] < cfg.empty_at_least {
+    let tones: Vec<Option<[u8; 3]>> = crops.iter().map(|c| plain_tone(c, crop_cfg)).collect();
+    let mut kept = Vec::new();
+    let (mut which, mut cleared) = (Vec::new(), Vec::new());
+    for (i, (crop, p)) in crops.iter().zip(probs.iter_mut()).enumerate().take(64) {
+        let reads_empty = (0..13).all(|k| p[k] <= p[empty]);
+        let may_be_empty = top_probability(p) < cfg.unsure_below && p[empty] >= cfg.empty_at_least;
+        if reads_empty && !may_be_empty {
             continue;
         }
-        if let Some(clean) = paint_out(crop, i, context, boxes, cfg.pad) {
+        let Some(clean) = paint_out(crop, i, crop_cfg.context, boxes, cfg.pad) else {
+            continue;
+        };
+        // Nothing but the label stood there: the square is as plain as the board's own.
+        if !reads_empty && plain_tone(&clean, crop_cfg).is_some_and(|t| tone_shared(t, &tones, i)) {
+            *p = plain_empty();
+            kept.push(i);
+        } else if may_be_empty {
             which.push(i);
             cleared.push(clean);
         }
-    }
-    if which.is_empty() {
-        return which;
     }
     // A label box is where a style puts its labels, missed ones included; on a square
     // holding a piece that reaches into that corner, painting it out takes some of the
     // piece away (a black rook's corner painted light reads as a white rook, a faint white
     // piece as nothing). So the new reading is kept only when it reads the square empty,
     // and more surely than the first read it.
-    let mut kept = Vec::new();
-    for (&i, p) in which.iter().zip(classifier.read_board(&cleared)) {
-        let reads_empty = (0..13).all(|k| p[k] <= p[empty]);
-        if reads_empty && p[empty] > top_probability(&probs[i]) {
-            probs[i] = p;
-            kept.push(i);
+    if !which.is_empty() {
+        for (&i, p) in which.iter().zip(classifier.read_board(&cleared)) {
+            let reads_empty = (0..13).all(|k| p[k] <= p[empty]);
+            if reads_empty && p[empty] > top_probability(&probs[i]) {
+                probs[i] = p;
+                kept.push(i);
+            }
         }
     }
+    kept.sort_unstable();
     kept
 }
 
@@ -198,20 +215,21 @@ mod tests {
         assert!(paint_out(&crop, 57, context, &[far], 0.05).is_none());
     }
 
-    /// With the shipped classifier: an unsure square read as a piece for the large letter
-    /// at its corner reads empty once the letter is painted out; a square without
-    /// a label in its crop, and one the first reading gives no chance of being empty, are
-    /// left alone.
+    /// With the shipped classifier: a square read as a piece for the large letter at its
+    /// corner is plain once the letter is painted out, and empty; a textured square is
+    /// read again by the classifier, empty too; a square holding a piece and a letter, and
+    /// a square without a label in its crop, are left alone.
     #[test]
-    fn a_letter_read_as_a_piece_is_read_empty_once_painted_out() {
+    fn a_letter_read_as_a_piece_is_empty_once_painted_out() {
         let classifier = Classifier::builtin(crate::classifier::Backend::Flex).unwrap();
         let (context, n) = (classifier.crop().context, classifier.crop().size);
         let span = 1.0 + 2.0 * context;
         // Board units (squares) of crop pixel k of square `start`.
         let at = |start: usize, k: u32| start as f32 - context + (k as f32 + 0.5) / n as f32 * span;
-        // A light square amid dark ones; a thick dark "b"-sized block of strokes at its
-        // bottom right (0.65-0.9 across, 0.5-0.9 down).
-        let crop = |index: usize, letter: bool| {
+        // A light square amid dark ones, with a thick dark "b"-sized block of strokes at
+        // its bottom right (0.65-0.9 across, 0.5-0.9 down) when `letter`, fine grain
+        // across it when `grain`, a dark disc in its middle when `piece`.
+        let crop = |index: usize, letter: bool, grain: bool, piece: bool| {
             let (row, col) = (index / 8, index % 8);
             RgbImage::from_fn(n, n, |x, y| {
                 let (u, v) = (at(col, x), at(row, y));
@@ -220,16 +238,26 @@ mod tests {
                 let stroke = (0.65..0.72).contains(&fu)
                     || ((0.65..0.9).contains(&fu) && ((0.68..0.74).contains(&fv) || fv > 0.84))
                     || ((0.83..0.9).contains(&fu) && fv > 0.68);
+                let disc = (fu - 0.45).powi(2) + (fv - 0.45).powi(2) < 0.09;
                 if letter && own && stroke && (0.5..0.9).contains(&fv) {
                     Rgb([120, 80, 50])
+                } else if piece && disc {
+                    Rgb([30, 30, 30])
                 } else if own {
-                    Rgb([240, 217, 181])
+                    let g = if grain {
+                        ((x * 7 + y * 3) % 5) as u8 * 9
+                    } else {
+                        0
+                    };
+                    Rgb([240 - g, 217 - g, 181 - g])
                 } else {
                     Rgb([181, 136, 99])
                 }
             })
         };
-        let crops: Vec<RgbImage> = (0..64).map(|i| crop(i, i == 57 || i == 58)).collect();
+        let crops: Vec<RgbImage> = (0..64)
+            .map(|i| crop(i, (56..=58).contains(&i), i == 56, i == 58))
+            .collect();
         let boxes: Vec<[f32; 4]> = (0..8)
             .map(|k| [k as f32 + 0.62, 7.46, k as f32 + 0.93, 7.94].map(|v| v / 8.0))
             .collect();
@@ -239,15 +267,18 @@ mod tests {
         })
         .index();
         let empty = SquareClass::Empty.index();
-        let mut unsure = [0.01f32; 13];
-        (unsure[knight], unsure[empty]) = (0.5, 0.39);
-        let mut hopeless = [0.005f32; 13];
-        (hopeless[knight], hopeless[empty]) = (0.85, 0.095);
-        let mut probs = vec![[0.0f32; 13]; 64];
-        for i in [49, 57] {
-            probs[i] = unsure;
+        let read_as = |knight_p: f32, empty_p: f32| {
+            let mut p = [(1.0 - knight_p - empty_p) / 11.0; 13];
+            (p[knight], p[empty]) = (knight_p, empty_p);
+            p
+        };
+        let mut probs = vec![crate::classifier::reader::plain_empty(); 64];
+        // b1 read as a knight surely; a1 (grain) unsure; c1 (a piece) and b2 (no label)
+        // unsure.
+        probs[57] = read_as(0.97, 0.01);
+        for i in [56, 58, 49] {
+            probs[i] = read_as(0.5, 0.39);
         }
-        probs[58] = hopeless;
         let before = probs.clone();
         // The letter as drawn reads as a piece (a white knight, 84%, with the shipped pair).
         let as_drawn = classifier.read_board(&crops[57..58])[0];
@@ -255,13 +286,14 @@ mod tests {
         let kept = apply(
             &classifier,
             &crops,
-            context,
             &boxes,
             &mut probs,
             &ClearLabelsConfig::default(),
         );
-        assert_eq!(kept, vec![57]);
-        assert!(probs[57][empty] > 0.5, "{:?}", probs[57]);
+        assert_eq!(kept, vec![56, 57]);
+        for i in [56, 57] {
+            assert!(probs[i][empty] > 0.5, "{i}: {:?}", probs[i]);
+        }
         assert_eq!(probs[49], before[49]);
         assert_eq!(probs[58], before[58]);
     }

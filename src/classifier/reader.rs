@@ -245,7 +245,7 @@ pub struct Reading {
 
 /// What a plain square reads as: empty, all but certainly (the other classes keep a
 /// trace so that log-probabilities stay finite).
-fn plain_empty() -> [f32; 13] {
+pub(crate) fn plain_empty() -> [f32; 13] {
     let mut p = [1e-6f32; 13];
     p[crate::class::SquareClass::Empty.index()] = 1.0 - 12e-6;
     p

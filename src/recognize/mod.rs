@@ -182,7 +182,6 @@ impl Recognizer {
             (Some(labels), Some(cfg)) => clear_labels::apply(
                 &self.classifier,
                 &crops,
-                self.classifier.crop().context,
                 &labels.boxes,
                 &mut image_probs,
                 cfg,

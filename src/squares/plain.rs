@@ -72,21 +72,24 @@ pub fn plain_squares(crops: &[RgbImage], cfg: &CropConfig) -> Vec<bool> {
     tones
         .iter()
         .enumerate()
-        .map(|(i, tone)| {
-            let Some(t) = tone else { return false };
-            let alike = tones
-                .iter()
-                .enumerate()
-                .filter(|&(j, u)| {
-                    j != i
-                        && u.is_some_and(|u| {
-                            (0..3).all(|c| (t[c] as i32 - u[c] as i32).abs() <= SAME_TONE)
-                        })
-                })
-                .count();
-            alike >= TONE_SHARED_BY
-        })
+        .map(|(i, tone)| tone.is_some_and(|t| tone_shared(t, &tones, i)))
         .collect()
+}
+
+/// Whether at least [`TONE_SHARED_BY`] of the plain `tones` other than number `except`
+/// are within [`SAME_TONE`] of `tone`.
+pub fn tone_shared(tone: [u8; 3], tones: &[Option<[u8; 3]>], except: usize) -> bool {
+    let alike = tones
+        .iter()
+        .enumerate()
+        .filter(|&(j, u)| {
+            j != except
+                && u.is_some_and(|u| {
+                    (0..3).all(|c| (tone[c] as i32 - u[c] as i32).abs() <= SAME_TONE)
+                })
+        })
+        .count();
+    alike >= TONE_SHARED_BY
 }
 
 #[cfg(test)]
