@@ -102,8 +102,8 @@ struct ModelArgs {
     /// Do not read unsure squares again from slightly shifted windows.
     #[arg(long)]
     no_relook: bool,
-    /// Do not read unsure squares again with the coordinate labels drawn in them painted
-    /// out.
+    /// Do not look again, with the coordinate labels painted out, at the squares read as
+    /// pieces where the board's labels stand.
     #[arg(long)]
     no_clear_labels: bool,
     /// Do not read a faded board (tones squeezed towards grey: a photo of a screen in

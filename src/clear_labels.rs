@@ -20,7 +20,7 @@ use crate::classifier::reader::plain_empty;
 use crate::classifier::{Classifier, top_probability};
 use crate::squares::plain::{plain_tone, tone_shared};
 
-/// Settings of the re-read.
+/// Settings of the second look.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ClearLabelsConfig {
     /// Squares whose top probability is below this are read again by the classifier when
@@ -68,7 +68,8 @@ pub fn apply(
     }
     let crop_cfg = classifier.crop();
     let empty = SquareClass::Empty.index();
-    let tones: Vec<Option<[u8; 3]>> = crops.iter().map(|c| plain_tone(c, crop_cfg)).collect();
+    // The plain squares' tones, taken when a square first needs them.
+    let mut tones: Option<Vec<Option<[u8; 3]>>> = None;
     let mut kept = Vec::new();
     let (mut which, mut cleared) = (Vec::new(), Vec::new());
     for (i, (crop, p)) in crops.iter().zip(probs.iter_mut()).enumerate().take(64) {
@@ -81,7 +82,13 @@ pub fn apply(
             continue;
         };
         // Nothing but the label stood there: the square is as plain as the board's own.
-        if !reads_empty && plain_tone(&clean, crop_cfg).is_some_and(|t| tone_shared(t, &tones, i)) {
+        let plain = !reads_empty
+            && plain_tone(&clean, crop_cfg).is_some_and(|t| {
+                let tones = tones
+                    .get_or_insert_with(|| crops.iter().map(|c| plain_tone(c, crop_cfg)).collect());
+                tone_shared(t, tones, i)
+            });
+        if plain {
             *p = plain_empty();
             kept.push(i);
         } else if may_be_empty {
@@ -132,9 +139,19 @@ fn paint_out(
     let (us, vs) = (along(w, col), along(h, row));
     let mut out = crop.clone();
     let mut painted = false;
+    // The crop's extent in squares.
+    let (u0, u1, v0, v1) = (
+        col - context,
+        col + 1.0 + context,
+        row - context,
+        row + 1.0 + context,
+    );
     for b in boxes {
         // The box in squares, padded.
         let [x0, y0, x1, y1] = b.map(|v| v * 8.0);
+        if x1 + pad < u0 || x0 - pad > u1 || y1 + pad < v0 || y0 - pad > v1 {
+            continue;
+        }
         let inside =
             |u: f32, v: f32, m: f32| u >= x0 - m && u <= x1 + m && v >= y0 - m && v <= y1 + m;
         // The label's own square: its colour around the label is the background (the

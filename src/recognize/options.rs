@@ -26,8 +26,9 @@ pub struct RecognizeOptions {
     pub lookalike: Option<LookalikeConfig>,
     /// Read unsure squares again from shifted windows (`None`: off).
     pub relook: Option<RelookConfig>,
-    /// Read unsure squares again with the coordinate labels in their crops painted out,
-    /// when the labels were read (`None`: off).
+    /// Look again, with the coordinate labels painted out, at the squares read as pieces
+    /// where the board's labels stand, when labels were read (`None`: off; see
+    /// [`crate::clear_labels`]).
     pub clear_labels: Option<ClearLabelsConfig>,
     /// Override the orientation.
     pub orientation: Option<Orientation>,

@@ -53,7 +53,7 @@ pub struct Recognition {
     /// Unsure squares read again from shifted windows (see [`crate::relook`]).
     #[serde(serialize_with = "ser_squares")]
     pub relooked: Vec<Square>,
-    /// Unsure squares read again with the coordinate labels in them painted out (see
+    /// Squares found empty once the coordinate labels in them were painted out (see
     /// [`crate::clear_labels`]).
     #[serde(serialize_with = "ser_squares")]
     pub labels_cleared: Vec<Square>,
