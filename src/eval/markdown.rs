@@ -58,6 +58,10 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
         t.all_errors_flagged,
         t.one_wrong + t.two_plus_wrong,
     );
+    md += &format!(
+        "Squares found empty once their coordinate labels were painted out: {} (wrong {}).\n",
+        t.labels_cleared, t.wrong_labels_cleared,
+    );
     if let Some(moves) = t.moves.markdown() {
         md += &moves;
     }

@@ -161,6 +161,11 @@ pub struct ImageOutcome {
     pub unsure: usize,
     /// Wrong squares among those reported unsure.
     pub wrong_unsure: usize,
+    /// Squares found empty once their coordinate labels were painted out (see
+    /// [`crate::clear_labels`]).
+    pub labels_cleared: usize,
+    /// Wrong squares among those.
+    pub wrong_labels_cleared: usize,
     /// The last move the label says is highlighted (`null`: it does not say; `-`: none).
     pub shown_move: ShownMove,
     /// The last move the pipeline named.
@@ -197,6 +202,10 @@ pub struct GroupStats {
     /// Boards with wrong squares, every one of them reported as unsure (the user was
     /// warned of each mistake).
     pub all_errors_flagged: usize,
+    /// Squares found empty once their coordinate labels were painted out.
+    pub labels_cleared: usize,
+    /// Wrong squares among those.
+    pub wrong_labels_cleared: usize,
     /// Last moves read, where the labels say.
     pub moves: MoveStats,
 }
@@ -215,6 +224,8 @@ impl GroupStats {
             }
             self.unsure += o.unsure;
             self.wrong_unsure += o.wrong_unsure;
+            self.labels_cleared += o.labels_cleared;
+            self.wrong_labels_cleared += o.wrong_labels_cleared;
             if !o.wrong.is_empty() && o.wrong_unsure == o.wrong.len() {
                 self.all_errors_flagged += 1;
             }
@@ -346,6 +357,8 @@ fn one(
         corner_error: None,
         unsure: 0,
         wrong_unsure: 0,
+        labels_cleared: 0,
+        wrong_labels_cleared: 0,
         shown_move: li.last_move,
         named_move: None,
     };
@@ -366,6 +379,7 @@ fn one(
             out.orientation_ok = li.orientation.map(|o| o == rec.orientation.orientation);
             out.corner_error = li.quad.map(|q| corner_error(&rec.board.quad, &q));
             out.unsure = rec.uncertain.len();
+            out.labels_cleared = rec.labels_cleared.len();
             out.named_move = rec.last_move.map(|m| m.squares());
             for i in 0..64 {
                 let (t, p) = (li.placement.0[i], rec.placement.0[i]);
@@ -373,6 +387,8 @@ fn one(
                     let sq = square_at(i);
                     out.wrong_unsure +=
                         usize::from(rec.uncertain.iter().any(|u| Some(u.square) == sq));
+                    out.wrong_labels_cleared +=
+                        usize::from(rec.labels_cleared.iter().any(|&c| Some(c) == sq));
                     let sq = sq.map(|s| s.to_string()).unwrap_or_default();
                     out.wrong
                         .push(format!("{sq}: {} -> {}", t.name(), p.name()));
