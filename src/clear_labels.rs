@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::class::SquareClass;
 use crate::classifier::reader::plain_empty;
 use crate::classifier::{Classifier, top_probability};
+use crate::decode::best;
 use crate::squares::plain::{plain_tone, tone_shared};
 
 /// Settings of the second look.
@@ -73,7 +74,7 @@ pub fn apply(
     let mut kept = Vec::new();
     let (mut which, mut cleared) = (Vec::new(), Vec::new());
     for (i, (crop, p)) in crops.iter().zip(probs.iter_mut()).enumerate().take(64) {
-        let reads_empty = (0..13).all(|k| p[k] <= p[empty]);
+        let reads_empty = best(p, |_| true) == empty;
         let may_be_empty = top_probability(p) < cfg.unsure_below && p[empty] >= cfg.empty_at_least;
         if reads_empty && !may_be_empty {
             continue;
@@ -103,7 +104,7 @@ pub fn apply(
     // and more surely than the first read it.
     if !which.is_empty() {
         for (&i, p) in which.iter().zip(classifier.read_board(&cleared)) {
-            let reads_empty = (0..13).all(|k| p[k] <= p[empty]);
+            let reads_empty = best(&p, |_| true) == empty;
             if reads_empty && p[empty] > top_probability(&probs[i]) {
                 probs[i] = p;
                 kept.push(i);
