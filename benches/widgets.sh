@@ -9,10 +9,12 @@
 # seed too (benches/widgets/pages.mjs). BENCHMARKS.md ("Third-party widgets").
 #
 #   bash benches/widgets.sh setup            # Chromium (apt) and the widgets (npm) into target/widgets
-#   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS] [moves]   # pages + screenshots
+#   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS] [FLAGS]   # pages + screenshots
 #        into target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add
 #        chessboardjs, react-chessboard); `moves`: the squares each widget marks as the last
-#        move are a move that could have been played, named in the manifest (set-SEED-moves)
+#        move are a move that could have been played, named in the manifest (set-SEED-moves);
+#        `phone`: a phone app's screen, the board across its width (set-SEED-phone);
+#        `moves,phone` both (set-SEED-moves-phone)
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,11 +43,14 @@ case "${1:-}" in
     count=${2:-200}
     seed=${3:-1}
     widgets=${4:-chessground,cm-chessboard}
-    moves=${5:-}
-    [ -z "$moves" ] || [ "$moves" = moves ] || { echo "widgets: the fifth argument is \`moves\` or nothing" >&2; exit 2; }
+    flags=${5:-}
+    case "$flags" in
+      "" | moves | phone | moves,phone) ;;
+      *) echo "widgets: the fifth argument is \`moves\`, \`phone\`, \`moves,phone\` or nothing" >&2; exit 2 ;;
+    esac
     [ -d $dir/node_modules/chessground ] || { echo "widgets: run setup first" >&2; exit 2; }
     [ -x $bin/synth ] || { echo "widgets: build first (cargo build --release --bins)" >&2; exit 2; }
-    out=$dir/set-$seed${moves:+-moves}
+    out=$dir/set-$seed${flags:+-${flags/,/-}}
     rm -rf "$out"
     mkdir -p "$out/images"
     # Positions only: synth's game positions (a tenth of them random placements).
@@ -54,27 +59,37 @@ case "${1:-}" in
     $bin/synth boards --count "$count" --seed "$seed" --config "$out/positions.json" \
       --out "$out/positions" > /dev/null
     node benches/widgets/pages.mjs "$out/positions/labels.jsonl" "$out" "$seed" \
-      "$dir/node_modules" ../shared/pieces/lichess "$widgets" $moves
+      "$dir/node_modules" ../shared/pieces/lichess "$widgets" $flags
     for page in "$out"/pages/*.html; do
       name=$(basename "$page" .html)
-      # The virtual time budget lets the widgets load their sprites and lay out.
-      timeout 60 chromium --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
-        --run-all-compositor-stages-before-draw \
-        --hide-scrollbars --window-size=1280,800 --virtual-time-budget=3000 \
-        --screenshot="$(pwd)/$out/images/$name.png" "file://$(pwd)/$page" > /dev/null 2>&1
+      # A desktop browser window, or the phone pages.mjs chose (viewport and pixel ratio).
+      window=1280,800 ratio=1
+      if [ -f "$out/windows.txt" ]; then
+        read -r _ w h ratio < <(grep "^$name " "$out/windows.txt")
+        window=$w,$h
+      fi
+      # The virtual time budget lets the widgets load their sprites and lay out. Chromium
+      # now and then hangs until the timeout: a second try.
+      for try in 1 2; do
+        timeout 60 chromium --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
+          --run-all-compositor-stages-before-draw \
+          --hide-scrollbars --window-size=$window --force-device-scale-factor=$ratio --virtual-time-budget=3000 \
+          --screenshot="$(pwd)/$out/images/$name.png" "file://$(pwd)/$page" > /dev/null 2>&1 || true
+        [ -s "$out/images/$name.png" ] && break
+      done
       [ -s "$out/images/$name.png" ] || { echo "widgets: no screenshot of $page" >&2; exit 1; }
     done
     echo "widgets: drew $count boards into $out"
     ;;
   eval)
-    # SEED, or SEED-moves for a set drawn with `moves`.
+    # SEED, or SEED-FLAGS (SEED-moves, SEED-phone, SEED-moves-phone) for a set drawn with flags.
     seed=${2:-1}
     shift 2 || shift $#
     mkdir -p $dir/reports
     $bin/infer eval "$dir/set-$seed" --report "$dir/reports/set-$seed" "$@"
     ;;
   *)
-    sed -n 2,13p "$0" >&2
+    sed -n 2,15p "$0" >&2
     exit 2
     ;;
 esac

@@ -11,13 +11,19 @@
 // the squares each widget marks as the last move are a move that could have been played
 // (drawn from a second stream, so that every other choice stays as without it), and
 // manifest.csv gets a `last_move` column (`e2e4`, or `-` when the page shows none).
+// With `phone`, each page is a phone app's screen instead (a common phone's viewport and
+// pixel ratio, the board across the screen's width, status bar, player bars and clocks,
+// a move strip and a toolbar), and windows.txt names each page's viewport and pixel ratio
+// for the screenshot.
 import fs from "node:fs";
 import path from "node:path";
 
-const [labelsFile, outDir, seedArg, modulesDir, piecesDir, widgetList, movesArg] = process.argv.slice(2);
-const realMoves = movesArg === "moves";
-if (!piecesDir) {
-  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [moves]");
+const [labelsFile, outDir, seedArg, modulesDir, piecesDir, widgetList, flagArg] = process.argv.slice(2);
+const flags = (flagArg || "").split(",").filter((f) => f);
+const realMoves = flags.includes("moves");
+const phone = flags.includes("phone");
+if (!piecesDir || flags.some((f) => f !== "moves" && f !== "phone")) {
+  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [moves|phone|moves,phone]");
   process.exit(2);
 }
 // mulberry32: small, seeded, the same on every machine.
@@ -149,6 +155,44 @@ function page({ head, body, script, module, dark, boardPx, left, top }) {
 #side{position:absolute;left:${left + boardPx + 30}px;top:${top}px;width:260px}</style></head>
 <body><div id="top">analysis board &nbsp; puzzles &nbsp; learn &nbsp; watch</div>${body}
 <div id="side"><b>Opening explorer</b>${moves}</div>
+<script${module ? ' type="module"' : ""}>${script}</script></body></html>`;
+}
+
+// Phones people play on: CSS viewport and device pixel ratio (screenshots of 1080-1290 px
+// across).
+const PHONES = [[360, 800, 3], [393, 873, 2.75], [412, 915, 2.625], [390, 844, 3], [430, 932, 3], [384, 854, 2.8125]];
+const PLAYERS = ["DrNykterstein", "pawnstorm77", "Anna_K", "chesslover2009", "GM_Hikaru_fan", "blitzwitz", "Opponent", "You"];
+// A phone app's screen: a status bar, the app's bar, maybe a move strip, a player bar with
+// a clock above and below the board, which spans the width (or nearly), and a toolbar.
+function phonePage({ head, body, script, module, dark, width, height }) {
+  const bg = dark ? pick(["#161512", "#302e2b", "#1e1e1e"]) : pick(["#f4f4f4", "#ffffff", "#e9e6e1"]);
+  const fg = dark ? "#bababa" : "#333";
+  const barBg = dark ? pick(["#262421", "#21201d", "#000"]) : pick(["#ddd", "#fff", "#3f51b5"]);
+  const margin = chance(0.7) ? 0 : between(4, 12);
+  const boardPx = width - 2 * margin;
+  const status = between(24, 32);
+  const app = between(48, 60);
+  const strip = chance(0.6) ? between(26, 36) : 0;
+  const bar = between(40, 60);
+  const top = status + app + strip + bar + between(0, 12);
+  const clock = () => `${between(0, 9)}:${String(between(0, 59)).padStart(2, "0")}`;
+  const player = (y) =>
+    `<div class="pl" style="top:${y}px"><span class="av"></span>${pick(PLAYERS)} <small>(${between(900, 2700)})</small><span class="ck">${clock()}</span></div>`;
+  const moves = Array.from({ length: between(3, 30) }, (_, k) => `${k + 1}. e4 e5`).join(" &nbsp; ");
+  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">${head}
+<style>body{margin:0;background:${bg};color:${fg};font:15px sans-serif;overflow:hidden}
+#status{height:${status}px;background:${dark ? "#000" : barBg};color:${dark ? "#fff" : fg};font-size:13px;padding:4px 16px;box-sizing:border-box}
+#status span{float:right}
+#app{height:${app}px;background:${barBg};padding:${Math.round(app / 2 - 10)}px 16px;box-sizing:border-box;font-size:18px}
+#strip{height:${strip}px;white-space:nowrap;overflow:hidden;padding:6px 8px;box-sizing:border-box;font-size:13px;display:${strip ? "block" : "none"}}
+.pl{position:absolute;left:12px;right:12px;height:${bar}px;line-height:${bar}px}
+.av{display:inline-block;width:28px;height:28px;border-radius:50%;background:#888;vertical-align:middle;margin-right:8px}
+.ck{position:absolute;right:0;top:${Math.round(bar / 2 - 16)}px;height:32px;line-height:32px;padding:0 10px;background:${dark ? "#3a3835" : "#ccc"};font:bold 20px monospace}
+#board{position:absolute;left:${margin}px;top:${top}px;width:${boardPx}px;height:${boardPx}px}
+#tools{position:absolute;left:0;right:0;bottom:0;height:56px;background:${barBg};font-size:24px;text-align:center;line-height:56px;word-spacing:40px}</style></head>
+<body><div id="status">9:41<span>&#9650; &#9646; ${between(5, 100)}%</span></div><div id="app">&#9776; &nbsp; ${pick(["Analysis board", "Online game", "Puzzle", "Study", "Correspondence"])}</div>
+<div id="strip">${moves}</div>${player(top - bar)}${body}${player(top + boardPx)}
+<div id="tools">&#8634; &#9664; &#9654; &#8942;</div>
 <script${module ? ' type="module"' : ""}>${script}</script></body></html>`;
 }
 
@@ -318,25 +362,42 @@ const placements = fs
   .map((l) => JSON.parse(l).placement);
 fs.mkdirSync(path.join(outDir, "pages"), { recursive: true });
 const rows = ["file,placement,kind,orientation,source_repo,notes" + (realMoves ? ",last_move" : "")];
+const windows = [];
 placements.forEach((placement, k) => {
   shownMove = null;
   const orientation = chance(0.25) ? "black" : "white";
   // One draw either way: with the default two widgets, the same stream as chance(0.5).
   const widget = widgets[Math.floor(random() * widgets.length)](placement, orientation);
-  const boardPx = between(200, 560);
-  const html = page({
-    head: widget.head,
-    body: '<div id="board"></div>',
-    script: widget.script,
-    module: widget.module !== false,
-    dark: chance(0.6),
-    boardPx,
-    left: between(20, 1280 - boardPx - 300),
-    top: between(60, 800 - boardPx - 10),
-  });
+  let html;
+  if (phone) {
+    const [width, height, ratio] = pick(PHONES);
+    html = phonePage({
+      head: widget.head,
+      body: '<div id="board"></div>',
+      script: widget.script,
+      module: widget.module !== false,
+      dark: chance(0.6),
+      width,
+      height,
+    });
+    windows.push(`${String(k).padStart(4, "0")} ${width} ${height} ${ratio}`);
+  } else {
+    const boardPx = between(200, 560);
+    html = page({
+      head: widget.head,
+      body: '<div id="board"></div>',
+      script: widget.script,
+      module: widget.module !== false,
+      dark: chance(0.6),
+      boardPx,
+      left: between(20, 1280 - boardPx - 300),
+      top: between(60, 800 - boardPx - 10),
+    });
+  }
   const name = String(k).padStart(4, "0");
   fs.writeFileSync(path.join(outDir, "pages", name + ".html"), html);
   const moveCell = realMoves ? "," + (shownMove ? shownMove.join("") : "-") : "";
   rows.push(`images/${name}.png,${placement},screenshot,${orientation}-bottom,"${widget.source}",${moveCell}`);
 });
 fs.writeFileSync(path.join(outDir, "manifest.csv"), rows.join("\n") + "\n");
+if (phone) fs.writeFileSync(path.join(outDir, "windows.txt"), windows.join("\n") + "\n");
