@@ -154,8 +154,10 @@ pub struct FoundBoard {
 /// them: too few are left to make a board. When nothing is found, the image is searched once
 /// more, shrunk less (`finer_max_side`), and a board found there is kept only if its squares
 /// were that small in the first search: a larger one the first search would have seen, so
-/// it is a pattern that only looks like a board up close (lines of large type). The error
-/// is the first search's.
+/// it is a pattern that only looks like a board up close (lines of large type). Or if it
+/// shows a clear lattice (most of its 49 inner corners), which type does not: a large board
+/// in perspective whose first search settled on a lattice a row off its squares, then
+/// turned down as faint. The error is the first search's.
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
     let first = find_at(img, cfg, cfg.max_side);
     let longer = img.width().max(img.height());
@@ -163,7 +165,12 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
         Err(e) if cfg.finer_max_side > cfg.max_side && longer > cfg.max_side => {
             let first_scale = cfg.max_side as f32 / longer as f32;
             match find_at(img, cfg, cfg.finer_max_side) {
-                Ok(b) if b.quad.mean_side() / 8.0 * first_scale <= FINER_MAX_SQUARE => Ok(b),
+                Ok(b)
+                    if b.quad.mean_side() / 8.0 * first_scale <= FINER_MAX_SQUARE
+                        || b.inner_corners >= CLEAR_LATTICE =>
+                {
+                    Ok(b)
+                }
                 _ => Err(e),
             }
         }
