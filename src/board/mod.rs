@@ -155,9 +155,10 @@ pub struct FoundBoard {
 /// more, shrunk less (`finer_max_side`), and a board found there is kept only if its squares
 /// were that small in the first search: a larger one the first search would have seen, so
 /// it is a pattern that only looks like a board up close (lines of large type). Or if it
-/// shows a clear lattice (most of its 49 inner corners), which type does not: a large board
-/// in perspective whose first search settled on a lattice a row off its squares, then
-/// turned down as faint. The error is the first search's.
+/// shows a clear lattice (most of its 49 inner corners) where the first search's best was
+/// turned down as faint: a large board in perspective whose first search settled on a
+/// lattice off its squares. (Type the first search calls text-like can show a clear turned
+/// lattice up close.) The error is the first search's.
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
     let first = find_at(img, cfg, cfg.max_side);
     let longer = img.width().max(img.height());
@@ -167,7 +168,8 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
             match find_at(img, cfg, cfg.finer_max_side) {
                 Ok(b)
                     if b.quad.mean_side() / 8.0 * first_scale <= FINER_MAX_SQUARE
-                        || b.inner_corners >= CLEAR_LATTICE =>
+                        || (b.inner_corners >= CLEAR_LATTICE
+                            && matches!(e.reason, NotFoundReason::FaintSquares { .. })) =>
                 {
                     Ok(b)
                 }
@@ -384,12 +386,13 @@ impl Search<'_> {
         // their pattern goes on past the lattice; a board ends at its edge.
         let unbounded_turned = kernel == Kernel::Diagonal
             && outside_alternation(integral, &h, offset, blur) >= TURNED_MAX_OUTSIDE_ALTERNATION;
-        if square_contrast < min_contrast {
+        let gate = ramped_contrast(cfg.min_square_contrast, lattice.count);
+        if square_contrast < gate {
             return Err(self.not_found(
                 found,
                 NotFoundReason::FaintSquares {
                     contrast: square_contrast,
-                    needed: min_contrast,
+                    needed: gate,
                 },
             ));
         }
@@ -456,6 +459,19 @@ const COVERED_MIN_SEEN: usize = 12;
 const CLEAR_LATTICE: usize = 40;
 /// Share of the usual square contrast a clear lattice needs.
 const CLEAR_LATTICE_CONTRAST: f32 = 0.6;
+
+/// The square contrast a lattice of `count` inner corners needs: `base` up to
+/// [`RAMP_FROM`] corners, then falling in a straight line to `base * CLEAR_LATTICE_CONTRAST`
+/// at [`CLEAR_LATTICE`]: the more of its corners a lattice shows, the less likely it is an
+/// accident of texture, and the fainter its squares may be (dotted print).
+fn ramped_contrast(base: f32, count: usize) -> f32 {
+    let t = (count.saturating_sub(RAMP_FROM) as f32 / (CLEAR_LATTICE - RAMP_FROM) as f32).min(1.0);
+    base * (1.0 - t * (1.0 - CLEAR_LATTICE_CONTRAST))
+}
+
+/// Inner corners from which a lattice needs less square contrast (see [`ramped_contrast`]):
+/// 70% of the 49. Pictures of halftone dots hold false lattices of 30-32 corners.
+const RAMP_FROM: usize = 34;
 
 /// Smallest interior angle (degrees) of a found board.
 const MIN_CORNER_ANGLE: f32 = 45.0;
