@@ -6,6 +6,7 @@ use anyhow::Result;
 use fenscan::board_top::PictureTop;
 use fenscan::fen::check::Report;
 use fenscan::fen::problem::Severity;
+use fenscan::orientation::OrientationSource;
 use fenscan::recognize::{Recognition, RecognizeError, RecognizeOptions, Recognizer};
 use serde::Serialize;
 
@@ -235,6 +236,21 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
         r.fen.halfmove,
         r.fen.fullmove
     );
+    if o.doubtful() {
+        let (other, flag) = if o.orientation == fenscan::render::Orientation::White {
+            ("black", "black")
+        } else {
+            ("white", "white")
+        };
+        let why = if o.source == OrientationSource::Default {
+            "nothing in the picture tells which side is at the bottom"
+        } else {
+            "no coordinates were read and the position only hints which side is at the bottom"
+        };
+        eprintln!(
+            "{prefix}note: {why}; if {other} is at the bottom, read it again with `--orientation {flag}`"
+        );
+    }
     print_last_move(prefix, r, turn_given);
     let turned = match r.picture_top {
         PictureTop::Top => None,

@@ -422,3 +422,40 @@ fn a_board_cropped_through_its_edge_file_is_placed_right_and_the_cut_squares_uns
         }
     }
 }
+
+#[test]
+fn a_guessed_orientation_says_how_to_turn_the_board() {
+    // Boards without coordinates whose side at the bottom only the position hints (or
+    // nothing does): infer says so, and names the flag that turns the reading round. The
+    // README sample's labels decide it: no such note.
+    let mut cfg = screenshots(240);
+    cfg.look.coordinates_inside = 0.0;
+    cfg.look.coordinates_outside = 0.0;
+    cfg.positions.random_placement = 1.0;
+    cfg.positions.thinned_game = 0.0;
+    let renderer = own_set_renderer(cfg);
+    let rec = shipped();
+    let t = TempDir::new("guessed");
+    let mut checked = 0;
+    for i in 0..12 {
+        let r = renderer.render(44, i);
+        let got = rec
+            .recognize(&r.image, &RecognizeOptions::default())
+            .expect("board read");
+        let path = t.join(&format!("{i}.png"));
+        r.image.save(&path).unwrap();
+        let out = run_bin("infer", &[path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            err.contains("read it again with `--orientation "),
+            got.orientation.doubtful(),
+            "board {i}: {:?}\n{err}",
+            got.orientation
+        );
+        checked += usize::from(got.orientation.doubtful());
+    }
+    assert!(checked > 0, "no doubtful orientation among the boards drawn");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/sample.png");
+    let out = run_bin("infer", &[sample.to_str().unwrap()]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("--orientation"));
+}
