@@ -454,7 +454,10 @@ fn a_guessed_orientation_says_how_to_turn_the_board() {
         );
         checked += usize::from(got.orientation.doubtful());
     }
-    assert!(checked > 0, "no doubtful orientation among the boards drawn");
+    assert!(
+        checked > 0,
+        "no doubtful orientation among the boards drawn"
+    );
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/samples/sample.png");
     let out = run_bin("infer", &[sample.to_str().unwrap()]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("--orientation"));
