@@ -243,7 +243,7 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
             ("white", "white")
         };
         let why = if o.source == OrientationSource::Default {
-            "nothing in the picture tells which side is at the bottom"
+            "which side is at the bottom could not be told from the picture (white assumed)"
         } else {
             "no coordinates were read and the position only hints which side is at the bottom"
         };
