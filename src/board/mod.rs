@@ -337,7 +337,7 @@ impl Search<'_> {
             [along(0, 0.0), along(0, 6.0)],
             [along(1, 0.0), along(1, 6.0)],
         ];
-        let offset = settle_window(integral, &h, blur, edge_corners);
+        let offset = settle_window(integral, &h, blur, edge_corners, kernel == Kernel::Upright);
         // Every inner corner looked for again with a kernel sized to its own squares.
         let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
         // In grey alone; kept for the tone fit's check below.

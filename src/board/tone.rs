@@ -152,12 +152,14 @@ fn alternation(
 /// `h` describes: a row or column moves in when it alternates light/dark more clearly
 /// than the one it would push out (a line off the board is margin, frame or labels).
 /// `edge_corners`: how many of the lattice's corners lie along the inner side of each
-/// edge line of the window, `[[left, right], [top, bottom]]`.
+/// edge line of the window, `[[left, right], [top, bottom]]`; `upright`: the lattice was
+/// found by the upright kernel.
 pub fn settle_window(
     integral: &Integral,
     h: &Homography,
     blur: usize,
     edge_corners: [[usize; 2]; 2],
+    upright: bool,
 ) -> [f32; 2] {
     let mut offset = [0i32, 0i32];
     for horizontal in [true, false] {
@@ -187,15 +189,28 @@ pub fn settle_window(
         // a-file, whose corners along that file were not found) pulls the window off.
         let (before, after) = (line(-1).unwrap_or(0.0), line(8).unwrap_or(0.0));
         let board_like = |v: f32| v >= INCOMING_SHARE * typical;
+        // An edge line off the picture that counts as the board's for its corners may be a
+        // frame with labels beside it instead (a book diagram cropped close: the frame's
+        // T-junctions with the square lines answer as corners); a line on the far side seen
+        // to alternate nearly as clearly as the board's own is then the board's. Only for an
+        // upright lattice: lines of text hold turned lattices whose pattern goes on past them.
+        let clearly_board = |v: f32| v >= SEEN_SHARE * typical;
         if before > 1.5 * last && before > after && (last_judged || board_like(before)) {
             offset[axis] = -1;
         } else if after > 1.5 * first && after > before && (first_judged || board_like(after)) {
+            offset[axis] = 1;
+        } else if upright && line(7).is_none() && clearly_board(before) && before > after {
+            offset[axis] = -1;
+        } else if upright && line(0).is_none() && clearly_board(after) && after > before {
             offset[axis] = 1;
         }
     }
     [offset[0] as f32, offset[1] as f32]
 }
 
+/// A line brought in beside an edge line that could not be judged (off the picture) wins
+/// when it alternates at least this share of the board's inner lines' mean.
+const SEEN_SHARE: f32 = 0.7;
 /// Corners along a window edge line cut off by the picture that make it the board's.
 const EDGE_CORNERS: usize = 2;
 /// A line brought in to replace an edge line that could not be judged alternates at least
@@ -340,9 +355,31 @@ mod tests {
 
     #[test]
     fn a_window_edge_off_the_picture_counts_as_the_boards_only_with_corners_along_it() {
+        // A board cropped through its top row (8 px of its 30 left in the picture), a light
+        // margin below it, and the lattice window on the board: its top row lies off the
+        // picture.
+        let side = 30u32;
+        let sliver = 8;
+        let img = RgbImage::from_fn(8 * side, 7 * side + sliver + 40, |x, y| {
+            let (c, r) = (x / side, (y + side - sliver) / side);
+            let v = if r >= 8 {
+                200
+            } else if (c + r) % 2 == 0 {
+                235
+            } else {
+                90
+            };
+            image::Rgb([v; 3])
+        });
+        let (integral, h) = window(&img, side as f32, [0.0, sliver as f32 / side as f32 - 1.0]);
+        // Corners along the cut-off line (between the board's first and second rows): it is
+        // the board's, and the margin below does not pull the window down.
+        assert_eq!(
+            settle_window(&integral, &h, 1, [[7, 7], [7, 7]], true),
+            [0.0, 0.0]
+        );
         // A board filling the picture and a window one row above it: its top row lies off
         // the picture, its bottom row (the board's rank 1) is left out.
-        let side = 30;
         let (img, _) = board(
             side,
             0,
@@ -352,12 +389,31 @@ mod tests {
         // No lattice corners along the cut-off line (stray points placed the window): the
         // window moves down onto the board.
         assert_eq!(
-            settle_window(&integral, &h, 1, [[7, 7], [0, 7]]),
+            settle_window(&integral, &h, 1, [[7, 7], [0, 7]], true),
             [0.0, 1.0]
         );
-        // Corners along it (a crop through the board's edge row): it is the board's.
+    }
+
+    #[test]
+    fn a_line_seen_to_alternate_beats_one_off_the_picture_with_corners() {
+        // A book diagram cropped close beside its rank labels: the frame's T-junctions with
+        // the square lines answer as corners, and the lattice takes the frame for the line
+        // between the first two files, its window a file off the picture; the board's last
+        // file, left out, is seen to alternate like the board's.
+        let side = 30;
+        let (img, _) = board(
+            side,
+            0,
+            |light, _, _| if light { [235; 3] } else { [90; 3] },
+        );
+        let (integral, h) = window(&img, side as f32, [-1.0, 0.0]);
         assert_eq!(
-            settle_window(&integral, &h, 1, [[7, 7], [7, 7]]),
+            settle_window(&integral, &h, 1, [[5, 7], [7, 7]], true),
+            [1.0, 0.0]
+        );
+        // Not for a turned lattice (lines of text hold them, and their pattern goes on).
+        assert_eq!(
+            settle_window(&integral, &h, 1, [[5, 7], [7, 7]], false),
             [0.0, 0.0]
         );
     }
@@ -383,7 +439,7 @@ mod tests {
         let (integral, h) = window(&img, side as f32, [-(cut as f32) / side as f32, 0.0]);
         // The panel's column barely alternates: the window stays on the board.
         assert_eq!(
-            settle_window(&integral, &h, 1, [[0, 7], [7, 7]]),
+            settle_window(&integral, &h, 1, [[0, 7], [7, 7]], true),
             [0.0, 0.0]
         );
     }
