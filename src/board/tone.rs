@@ -210,7 +210,7 @@ pub fn settle_window(
 
 /// A line brought in beside an edge line that could not be judged (off the picture) wins
 /// when it alternates at least this share of the board's inner lines' mean.
-const SEEN_SHARE: f32 = 0.7;
+const SEEN_SHARE: f32 = 0.55;
 /// Corners along a window edge line cut off by the picture that make it the board's.
 const EDGE_CORNERS: usize = 2;
 /// A line brought in to replace an edge line that could not be judged alternates at least
