@@ -262,3 +262,28 @@ fn a_shade_marks_a_move_on_a_flat_coloured_board_only() {
     let grey = ([235.0, 235.0, 235.0], [140.0, 140.0, 140.0]);
     assert_eq!(find(&board(grey, &shaded, 0.0), &p), None);
 }
+
+#[test]
+fn frames_beside_other_marks_do_not_turn_the_board() {
+    use crate::render::Orientation;
+    // A book diagram's annotator framed three squares; two of them fit a pawn's step.
+    let p = placement(AFTER_E4);
+    let green = [0.0, 160.0, 0.0];
+    let grey = ([235.0, 235.0, 235.0], [140.0, 140.0, 140.0]);
+    let marks = [
+        (Square::E2, green, 0.5),
+        (Square::E4, green, 0.5),
+        (Square::B7, green, 0.5),
+    ];
+    let e2 = crate::placement::reading_index(Square::E2);
+    let mut g = board(grey, &marks, 0.0);
+    g[e2].middle = grey.0;
+    assert_eq!(orientation_from_move(&g, &p), None);
+    // Filled whole, the move's squares still tell it beside a third mark (a check).
+    let g = board(grey, &marks, 0.0);
+    assert_eq!(orientation_from_move(&g, &p), Some(Orientation::White));
+    // And framed, with no other mark, they do (chessboard.js's inset glow).
+    let mut g = board(grey, &marks[..2], 0.0);
+    g[e2].middle = grey.0;
+    assert_eq!(orientation_from_move(&g, &p), Some(Orientation::White));
+}
