@@ -23,7 +23,8 @@ use occlusion::{Covered, covered_corners};
 use saddle::{Integral, Kernel, saddles};
 use shrink::{LUMA, prepare};
 use tone::{
-    OtherViews, outside_alternation, settle_window, square_contrast, square_contrast_uncovered,
+    OtherViews, corner_split, outside_alternation, settle_window, square_contrast,
+    square_contrast_uncovered,
 };
 
 /// Board finder settings (a field left out of a settings file takes its default).
@@ -386,6 +387,9 @@ impl Search<'_> {
         // their pattern goes on past the lattice; a board ends at its edge.
         let unbounded_turned = kernel == Kernel::Diagonal
             && outside_alternation(integral, &h, offset, blur) >= TURNED_MAX_OUTSIDE_ALTERNATION;
+        // ... and they are stripes across the turned squares, which a board's squares are not.
+        let striped_turned = kernel == Kernel::Diagonal
+            && corner_split(integral, &h, offset, blur) >= TURNED_MAX_CORNER_SPLIT;
         let gate = ramped_contrast(cfg.min_square_contrast, lattice.count);
         if square_contrast < gate {
             return Err(self.not_found(
@@ -396,7 +400,7 @@ impl Search<'_> {
                 },
             ));
         }
-        if weak_turned || unbounded_turned {
+        if weak_turned || unbounded_turned || striped_turned {
             return Err(self.not_found(found, NotFoundReason::TextLike));
         }
         // An outline extrapolated from part of a lattice can sit a good share of a square off
@@ -450,6 +454,10 @@ const TURNED_MIN_CONTRAST: f32 = 1.0;
 /// edges, relative to its own lines (see [`tone::outside_alternation`]): at most 0.27 on
 /// the turned boards of the perspective sets, 0.46-1.95 on lattices in lines of text.
 const TURNED_MAX_OUTSIDE_ALTERNATION: f32 = 0.4;
+/// Most [`tone::corner_split`] a turned board may show: on the perspective set's 33 boards
+/// found by the diagonal kernel at most 0.14; the pages of type taken for turned boards
+/// before it, 0.41-0.54.
+const TURNED_MAX_CORNER_SPLIT: f32 = 0.3;
 
 /// Fewest inner corners seen on a lattice that corners covered by a card (see
 /// [`FoundBoard::covered_corners`]) can make up to a board.

@@ -252,6 +252,60 @@ pub fn outside_alternation(
     outside / inside.max(1e-3)
 }
 
+/// How unlike each square's two diagonal pairs of corners are (the tone just inside one
+/// pair against the other's), the median over the squares, in units of the gap between
+/// light and dark squares. A board's square is one tone into its corners (men stand in
+/// the middle): near 0. Lines of text seen as a turned lattice are stripes across its
+/// diamonds: a diamond's left and right tips lie on its own stripe, its top and bottom tips
+/// on the neighbouring ones, so the pairs differ by about the whole gap.
+pub fn corner_split(integral: &Integral, h: &Homography, offset: [f32; 2], blur: usize) -> f32 {
+    let (w, hh) = (integral.width(), integral.height());
+    let (dc, dr) = (offset[0] as i32, offset[1] as i32);
+    let sample = |row: i32, col: i32, u: f32, v: f32| {
+        let p = h.apply([col as f32 - 1.0 + u, row as f32 - 1.0 + v]);
+        (p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w as f32 && p[1] < hh as f32).then(|| {
+            let (x, y) = (p[0] as usize, p[1] as usize);
+            integral.mean(
+                x.saturating_sub(blur),
+                y.saturating_sub(blur),
+                (x + blur + 1).min(w),
+                (y + blur + 1).min(hh),
+            )
+        })
+    };
+    let (near, far) = (CORNER_INSET, 1.0 - CORNER_INSET);
+    let mut splits = Vec::new();
+    let mut tones = [Vec::new(), Vec::new()];
+    for r in 0..8 {
+        for c in 0..8 {
+            let (row, col) = (r + dr, c + dc);
+            if let Some(t) = square_tone(integral, h, (row, col), blur, RING) {
+                tones[((r + c) % 2) as usize].push(t);
+            }
+            let corners = [
+                sample(row, col, near, near),
+                sample(row, col, far, far),
+                sample(row, col, far, near),
+                sample(row, col, near, far),
+            ];
+            if let [Some(a), Some(b), Some(c2), Some(d)] = corners {
+                splits.push(((a + b) - (c2 + d)).abs() / 2.0);
+            }
+        }
+    }
+    let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len().max(1) as f32;
+    let gap = (mean(&tones[0]) - mean(&tones[1])).abs().max(1.0);
+    if splits.is_empty() {
+        return 0.0;
+    }
+    splits.sort_by(f32::total_cmp);
+    splits[splits.len() / 2] / gap
+}
+
+/// Where [`corner_split`] samples a square's corners, as a share of its side in from each
+/// edge.
+const CORNER_INSET: f32 = 0.15;
+
 /// Other views of the picture at the detection size, for boards whose light and dark
 /// squares have nearly one grey tone: the red, green and blue channels (two hues of one
 /// brightness) and the local texture (sparse dots or fine hatching that average to nearly
@@ -310,6 +364,55 @@ fn texture(gray: &GrayImage) -> GrayImage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A picture whose pixel at board coordinates (u, v) (in squares, the board turned 45
+    /// degrees about the picture's centre) has the tone `tone(u, v, x, y)`, and the lattice
+    /// window on that board.
+    fn turned(side: f32, tone: impl Fn(f32, f32, f32, f32) -> u8) -> (Integral, Homography) {
+        let n = 480u32;
+        let c = n as f32 / 2.0;
+        let r = std::f32::consts::FRAC_1_SQRT_2;
+        let to_image = |u: f32, v: f32| {
+            let (a, b) = ((u - 4.0) * side, (v - 4.0) * side);
+            [c + r * (a - b), c + r * (a + b)]
+        };
+        let img = image::GrayImage::from_fn(n, n, |x, y| {
+            let (dx, dy) = (x as f32 - c, y as f32 - c);
+            let (a, b) = (r * (dx + dy), r * (dy - dx));
+            image::Luma([tone(a / side + 4.0, b / side + 4.0, x as f32, y as f32)])
+        });
+        let src = [[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]];
+        let dst = src.map(|p| to_image(p[0] + 1.0, p[1] + 1.0));
+        (Integral::new(&img), Homography::fit(&src, &dst).unwrap())
+    }
+
+    #[test]
+    fn stripes_across_a_turned_lattice_split_its_squares_corners() {
+        let side = 40.0;
+        let checker = |u: f32, v: f32, _: f32, _: f32| {
+            let inside = (0.0..8.0).contains(&u) && (0.0..8.0).contains(&v);
+            match (inside, (u.floor() + v.floor()) as i32 % 2 == 0) {
+                (false, _) => 200,
+                (true, true) => 230,
+                (true, false) => 80,
+            }
+        };
+        let (integral, h) = turned(side, checker);
+        let board = corner_split(&integral, &h, [0.0, 0.0], 1);
+        assert!(board < 0.1, "turned board: {board}");
+        // Lines of type: bands across the picture, as far apart as the diamonds' rows.
+        let row = side * std::f32::consts::FRAC_1_SQRT_2;
+        let stripes = move |_: f32, _: f32, _: f32, y: f32| {
+            if ((y - 240.0) / row + 0.5).floor() as i32 % 2 == 0 {
+                230
+            } else {
+                80
+            }
+        };
+        let (integral, h) = turned(side, stripes);
+        let text = corner_split(&integral, &h, [0.0, 0.0], 1);
+        assert!(text > 0.4, "stripes: {text}");
+    }
 
     /// An 8x8 board of `side`-pixel squares drawn by `square(light, x, y)` at `margin`
     /// pixels from the top left of a paper-white picture, and the lattice homography
