@@ -368,27 +368,23 @@ placements.forEach((placement, k) => {
   const orientation = chance(0.25) ? "black" : "white";
   // One draw either way: with the default two widgets, the same stream as chance(0.5).
   const widget = widgets[Math.floor(random() * widgets.length)](placement, orientation);
+  // The page's parts; `dark` is drawn where each layout always drew it.
+  const parts = () => ({
+    head: widget.head,
+    body: '<div id="board"></div>',
+    script: widget.script,
+    module: widget.module !== false,
+    dark: chance(0.6),
+  });
   let html;
   if (phone) {
     const [width, height, ratio] = pick(PHONES);
-    html = phonePage({
-      head: widget.head,
-      body: '<div id="board"></div>',
-      script: widget.script,
-      module: widget.module !== false,
-      dark: chance(0.6),
-      width,
-      height,
-    });
+    html = phonePage({ ...parts(), width, height });
     windows.push(`${String(k).padStart(4, "0")} ${width} ${height} ${ratio}`);
   } else {
     const boardPx = between(200, 560);
     html = page({
-      head: widget.head,
-      body: '<div id="board"></div>',
-      script: widget.script,
-      module: widget.module !== false,
-      dark: chance(0.6),
+      ...parts(),
       boardPx,
       left: between(20, 1280 - boardPx - 300),
       top: between(60, 800 - boardPx - 10),
