@@ -237,10 +237,10 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
         r.fen.fullmove
     );
     if o.doubtful() {
-        let (other, flag) = if o.orientation == fenscan::render::Orientation::White {
-            ("black", "black")
+        let other = if o.orientation == fenscan::render::Orientation::White {
+            "black"
         } else {
-            ("white", "white")
+            "white"
         };
         let why = if o.source == OrientationSource::Default {
             "which side is at the bottom could not be told from the picture (white assumed)"
@@ -248,7 +248,7 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
             "no coordinates were read and the position only hints which side is at the bottom"
         };
         eprintln!(
-            "{prefix}note: {why}; if {other} is at the bottom, read it again with `--orientation {flag}`"
+            "{prefix}note: {why}; if {other} is at the bottom, read it again with `--orientation {other}`"
         );
     }
     print_last_move(prefix, r, turn_given);

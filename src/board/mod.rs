@@ -478,7 +478,8 @@ fn ramped_contrast(base: f32, count: usize) -> f32 {
 }
 
 /// Inner corners from which a lattice needs less square contrast (see [`ramped_contrast`]):
-/// 70% of the 49. Pictures of halftone dots hold false lattices of 30-32 corners.
+/// 70% of the 49. A halftone page (board set dbook14's picture 284) held a false lattice
+/// of 32 corners, taken when the ramp began at 22.
 const RAMP_FROM: usize = 34;
 
 /// Smallest interior angle (degrees) of a found board.
