@@ -308,6 +308,8 @@ impl UsualGrounds {
 /// `image_reading` in the picture's reading order (top-left first), as if white were at the
 /// bottom. A pawn's step, castling and a promotion fit one way up only; a knight's jump or a
 /// rook's slide fits both, and says nothing. `None` also when no move is seen either way.
+/// Beside a third marked square, a move's empty square must be tinted whole: a frame along
+/// its edge alone may be an annotator's (a book diagram's framed squares).
 pub fn orientation_from_move(
     image_grounds: &[Ground],
     image_reading: &Placement,
