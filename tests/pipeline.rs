@@ -359,6 +359,9 @@ fn json_output_has_the_fields() {
         "{v}"
     );
     assert_eq!(v["turn_from"], "given");
+    // Its coordinates decide the orientation: no guess.
+    assert_eq!(v["orientation"]["source"], "coordinates");
+    assert_eq!(v["orientation"]["doubtful"], false);
     let tones = &v["tones"];
     assert!(tones["dark"].as_f64().unwrap() < tones["mid"].as_f64().unwrap());
     assert!(tones["mid"].as_f64().unwrap() < tones["light"].as_f64().unwrap());

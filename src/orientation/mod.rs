@@ -27,8 +27,8 @@ pub enum OrientationSource {
     Default,
 }
 
-/// The decision.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// The decision. In JSON it also carries `doubtful` ([`OrientationDecision::doubtful`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OrientationDecision {
     /// Which side is at the bottom.
     pub orientation: Orientation,
@@ -50,6 +50,18 @@ impl OrientationDecision {
             OrientationSource::Position => self.confidence < 0.9,
             _ => false,
         }
+    }
+}
+
+impl Serialize for OrientationDecision {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = s.serialize_struct("OrientationDecision", 4)?;
+        out.serialize_field("orientation", &self.orientation)?;
+        out.serialize_field("source", &self.source)?;
+        out.serialize_field("confidence", &self.confidence)?;
+        out.serialize_field("doubtful", &self.doubtful())?;
+        out.end()
     }
 }
 
