@@ -22,28 +22,42 @@ pub(super) fn square_tone(
     blur: usize,
     ring: f32,
 ) -> Option<f32> {
-    let (w, hh) = (integral.width(), integral.height());
     let (near, far) = (ring, 1.0 - ring);
     let at = [near, 0.37, 0.63, far];
     let mut sum = 0.0;
     let mut n = 0.0;
     for &a in &at {
         for (u, v) in [(a, near), (a, far), (near, a), (far, a)] {
-            let p = h.apply([col as f32 - 1.0 + u, row as f32 - 1.0 + v]);
-            if p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w as f32 && p[1] < hh as f32 {
-                let (x, y) = (p[0] as usize, p[1] as usize);
-                sum += integral.mean(
-                    x.saturating_sub(blur),
-                    y.saturating_sub(blur),
-                    (x + blur + 1).min(w),
-                    (y + blur + 1).min(hh),
-                );
+            if let Some(t) = point_tone(integral, h, (row, col), (u, v), blur) {
+                sum += t;
                 n += 1.0;
             }
         }
     }
     // Most of the ring must be in the image to say anything.
     (n >= 12.0).then(|| sum / n)
+}
+
+/// The mean tone of the `blur`-pixel box around point (u, v) (shares of a side) of square
+/// (`row`, `col`) of the window `h`, or `None` off the picture.
+fn point_tone(
+    integral: &Integral,
+    h: &Homography,
+    (row, col): (i32, i32),
+    (u, v): (f32, f32),
+    blur: usize,
+) -> Option<f32> {
+    let (w, hh) = (integral.width(), integral.height());
+    let p = h.apply([col as f32 - 1.0 + u, row as f32 - 1.0 + v]);
+    (p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w as f32 && p[1] < hh as f32).then(|| {
+        let (x, y) = (p[0] as usize, p[1] as usize);
+        integral.mean(
+            x.saturating_sub(blur),
+            y.saturating_sub(blur),
+            (x + blur + 1).min(w),
+            (y + blur + 1).min(hh),
+        )
+    })
 }
 
 /// Light/dark separation of the 64 squares of the board `offset` (whole squares) from the
@@ -175,13 +189,15 @@ pub fn settle_window(
         let inner: Vec<f32> = (1..7).filter_map(line).collect();
         let typical = inner.iter().sum::<f32>() / inner.len().max(1) as f32;
         // (alternation, judged): an edge line off the picture without corners is not.
-        let edge = |i: i32, corners: usize| match line(i) {
+        let (seen_first, seen_last) = (line(0), line(7));
+        let edge = |seen: Option<f32>, corners: usize| match seen {
             Some(v) => (v, true),
             None if corners >= EDGE_CORNERS => (typical, true),
             None => (0.0, false),
         };
         let [near, far] = edge_corners[axis];
-        let ((first, first_judged), (last, last_judged)) = (edge(0, near), edge(7, far));
+        let ((first, first_judged), (last, last_judged)) =
+            (edge(seen_first, near), edge(seen_last, far));
         // Moving towards -1 brings line -1 in and pushes line 7 out, and the other way; a
         // line off the picture does not alternate. Pushing out a line that could not be
         // judged needs the line brought in to alternate like the board's own: else a faint
@@ -199,9 +215,9 @@ pub fn settle_window(
             offset[axis] = -1;
         } else if after > 1.5 * first && after > before && (first_judged || board_like(after)) {
             offset[axis] = 1;
-        } else if upright && line(7).is_none() && clearly_board(before) && before > after {
+        } else if upright && seen_last.is_none() && clearly_board(before) && before > after {
             offset[axis] = -1;
-        } else if upright && line(0).is_none() && clearly_board(after) && after > before {
+        } else if upright && seen_first.is_none() && clearly_board(after) && after > before {
             offset[axis] = 1;
         }
     }
@@ -259,20 +275,9 @@ pub fn outside_alternation(
 /// diamonds: a diamond's left and right tips lie on its own stripe, its top and bottom tips
 /// on the neighbouring ones, so the pairs differ by about the whole gap.
 pub fn corner_split(integral: &Integral, h: &Homography, offset: [f32; 2], blur: usize) -> f32 {
-    let (w, hh) = (integral.width(), integral.height());
     let (dc, dr) = (offset[0] as i32, offset[1] as i32);
-    let sample = |row: i32, col: i32, u: f32, v: f32| {
-        let p = h.apply([col as f32 - 1.0 + u, row as f32 - 1.0 + v]);
-        (p[0] >= 0.0 && p[1] >= 0.0 && p[0] < w as f32 && p[1] < hh as f32).then(|| {
-            let (x, y) = (p[0] as usize, p[1] as usize);
-            integral.mean(
-                x.saturating_sub(blur),
-                y.saturating_sub(blur),
-                (x + blur + 1).min(w),
-                (y + blur + 1).min(hh),
-            )
-        })
-    };
+    let sample =
+        |row: i32, col: i32, u: f32, v: f32| point_tone(integral, h, (row, col), (u, v), blur);
     let (near, far) = (CORNER_INSET, 1.0 - CORNER_INSET);
     let mut splits = Vec::new();
     let mut tones = [Vec::new(), Vec::new()];

@@ -162,22 +162,23 @@ const MAX_TINTED: usize = 6;
 /// The last move on a board whose squares' grounds are `grounds` (true squares in reading
 /// order a8..h1, as `placement`), or `None` when no highlighted pair clearly shows one.
 pub fn find(grounds: &[Ground], placement: &Placement) -> Option<LastMove> {
-    find_marked(grounds, placement, true)
+    find_marked(grounds, placement, false)
 }
 
-/// [`find`]; with `frames` false, an empty square only framed along its edge (not tinted
-/// whole) does not count as the square a man left.
-fn find_marked(grounds: &[Ground], placement: &Placement, frames: bool) -> Option<LastMove> {
+/// [`find`]; with `frames_alone` true, an empty square only framed along its edge (not
+/// tinted whole) counts as the square a man left only when no third square is marked.
+fn find_marked(grounds: &[Ground], placement: &Placement, frames_alone: bool) -> Option<LastMove> {
     if grounds.len() < 64 {
         return None;
     }
     let squares: Vec<Square> = (0..64).filter_map(square_at).collect();
     let bands: Vec<[f32; 3]> = grounds.iter().map(|g| g.band).collect();
     let usual = UsualGrounds::fit(&bands, &squares);
-    let tinted = tinted_squares(grounds, &usual);
+    let tinted: Vec<usize> = (0..64).filter(|&i| usual.tinted(i, bands[i])).collect();
     if tinted.len() < 2 || tinted.len() > MAX_TINTED {
         return None;
     }
+    let frames = !frames_alone || tinted.len() == 2;
     let mut found = Vec::new();
     for (n, &a) in tinted.iter().enumerate() {
         for &b in &tinted[n + 1..] {
@@ -211,20 +212,6 @@ fn find_marked(grounds: &[Ground], placement: &Placement, frames: bool) -> Optio
         [one] => Some(*one),
         _ => None,
     }
-}
-
-/// The squares (reading order) whose grounds lie off their colour's usual ground.
-fn tinted_squares(grounds: &[Ground], usual: &UsualGrounds) -> Vec<usize> {
-    (0..64)
-        .filter(|&i| usual.tinted(i, grounds[i].band))
-        .collect()
-}
-
-/// How many squares of the board are tinted or marked (their grounds off their colour's).
-fn tinted_count(grounds: &[Ground]) -> usize {
-    let squares: Vec<Square> = (0..64).filter_map(square_at).collect();
-    let bands: Vec<[f32; 3]> = grounds.iter().map(|g| g.band).collect();
-    tinted_squares(grounds, &UsualGrounds::fit(&bands, &squares)).len()
 }
 
 /// The usual ground of each square, and how far off it counts as tinted.
@@ -320,10 +307,9 @@ pub fn orientation_from_move(
     }
     // Beside more marks than the move's two, a frame around an empty square is as likely an
     // annotator's (a book's framed squares) as a move's: only a square tinted whole counts.
-    let frames = tinted_count(image_grounds) <= 2;
-    let upright = find_marked(image_grounds, image_reading, frames);
+    let upright = find_marked(image_grounds, image_reading, true);
     let turned_grounds: Vec<Ground> = image_grounds[..64].iter().rev().copied().collect();
-    let turned = find_marked(&turned_grounds, &image_reading.rotated_180(), frames);
+    let turned = find_marked(&turned_grounds, &image_reading.rotated_180(), true);
     match (upright, turned) {
         (Some(_), None) => Some(Orientation::White),
         (None, Some(_)) => Some(Orientation::Black),
