@@ -53,6 +53,9 @@ pub struct OverlayConfig {
     /// (`last_move`). Default 0, as `frames`; the `moves` board set measures
     /// [`crate::last_move`] with it.
     pub played_move: f64,
+    /// 1-3 thin opaque arrows with small heads, as books and annotation tools draw them
+    /// (LaTeX's `chessboard`, printed exports), over any piece. Default 0, as `frames`.
+    pub book_arrows: f64,
     /// A dialog drawn over the board (a game-over card, a pop-up): an opaque panel a third
     /// to three quarters of the board across, with a title and a button, hiding the men
     /// beneath (their labels still say what stands there). Default 0, as `frames`.
@@ -72,6 +75,7 @@ impl OverlayConfig {
         dots: 0.0,
         crosses: 0.0,
         played_move: 0.0,
+        book_arrows: 0.0,
         dialog: 0.0,
     };
 }
@@ -89,6 +93,7 @@ impl Default for OverlayConfig {
             dots: 0.0,
             crosses: 0.0,
             played_move: 0.0,
+            book_arrows: 0.0,
             dialog: 0.0,
         }
     }
@@ -365,7 +370,7 @@ impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, grey
     /// black men, heavy lines, warped pieces, small pieces, rough print, hatch through,
     /// inner lines and marks, sharpening) and the overlays kept out of validation (frames,
-    /// dots, crosses) off: what validation sets and infer-like data are drawn with.
+    /// dots, crosses, book arrows) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
         self.look.hatch_through = 0.0;
@@ -383,6 +388,7 @@ impl SynthConfig {
         self.overlays.frames = 0.0;
         self.overlays.dots = 0.0;
         self.overlays.crosses = 0.0;
+        self.overlays.book_arrows = 0.0;
         self
     }
 
@@ -439,6 +445,7 @@ impl SynthConfig {
             ("overlays.crosses", self.overlays.crosses),
             ("overlays.played_move", self.overlays.played_move),
             ("overlays.dialog", self.overlays.dialog),
+            ("overlays.book_arrows", self.overlays.book_arrows),
             ("overlays.arrows", self.overlays.arrows),
             ("scene.cropped", self.scene.cropped),
             ("scene.quarter_turn", self.scene.quarter_turn),

@@ -5,6 +5,7 @@
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::Pixmap;
 
+use super::arrows;
 use super::board::BoardLook;
 use super::config::OverlayConfig;
 use super::overlay::{self, Grid};
@@ -117,31 +118,9 @@ pub(super) fn over_pieces(
     if rng.random_bool(cfg.arrows) {
         for _ in 0..rng.random_range(1..=4) {
             let from = rng.random_range(0..64usize);
-            let to = if rng.random_bool(0.3) {
-                // a knight jump, when one fits on the board
-                let (r, c) = ((from / 8) as i32, (from % 8) as i32);
-                let jumps = [
-                    (1, 2),
-                    (2, 1),
-                    (-1, 2),
-                    (-2, 1),
-                    (1, -2),
-                    (2, -1),
-                    (-1, -2),
-                    (-2, -1),
-                ];
-                let (jr, jc) = jumps[rng.random_range(0..8)];
-                let (nr, nc) = (r + jr, c + jc);
-                if (0..8).contains(&nr) && (0..8).contains(&nc) {
-                    (nr * 8 + nc) as usize
-                } else {
-                    rng.random_range(0..64)
-                }
-            } else {
-                rng.random_range(0..64)
-            };
+            let to = arrows::target(from, rng);
             if to != from {
-                overlay::arrow(pm, grid, (from / 8, from % 8), (to / 8, to % 8), rng);
+                arrows::arrow(pm, grid, (from / 8, from % 8), (to / 8, to % 8), rng);
             }
         }
         overlays.push("arrows".into());
@@ -164,6 +143,17 @@ pub(super) fn over_pieces(
         "crosses",
         overlays,
     );
+    // Guarded as the newer marks are.
+    if cfg.book_arrows > 0.0 && rng.random_bool(cfg.book_arrows) {
+        for _ in 0..rng.random_range(1..=3) {
+            let from = rng.random_range(0..64usize);
+            let to = arrows::target(from, rng);
+            if to != from {
+                arrows::book_arrow(pm, grid, (from / 8, from % 8), (to / 8, to % 8), rng);
+            }
+        }
+        overlays.push("book_arrows".into());
+    }
     // Last: a dialog lies over everything on the board. Guarded as the newer marks are.
     if cfg.dialog > 0.0 && rng.random_bool(cfg.dialog) {
         overlay::dialog(pm, grid, rng);

@@ -1,6 +1,5 @@
 //! What users leave on a board: last-move and check highlights, selected squares, legal-move
-//! dots, coloured marks, inset frames, X marks, circles and arrows (straight and
-//! knight-shaped).
+//! dots, coloured marks, inset frames, X marks, circles, dialogs (arrows: [`super::arrows`]).
 
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{
@@ -42,7 +41,7 @@ impl Grid {
 }
 
 /// Overlay colours used by lichess and chess.com (RGB, alpha 0..=255).
-const MARK_COLOURS: [([u8; 3], u8); 6] = [
+pub(super) const MARK_COLOURS: [([u8; 3], u8); 6] = [
     ([21, 120, 27], 200), // lichess green
     ([136, 32, 32], 200), // lichess red
     ([0, 48, 136], 200),  // lichess blue
@@ -308,72 +307,6 @@ pub fn circle(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl R
             ..Stroke::default()
         };
         pm.stroke_path(&path, &paint(rgb, a), &stroke, Transform::identity(), None);
-    }
-}
-
-/// An arrow between two squares; knight-shaped (an L) when the move is a knight jump and
-/// `allow_knight` is set.
-pub fn arrow(
-    pm: &mut Pixmap,
-    grid: &Grid,
-    from: (usize, usize),
-    to: (usize, usize),
-    rng: &mut impl Rng,
-) {
-    let (rgb, a) = MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())];
-    let alpha = (a as f32 * rng.random_range(0.55..1.0)) as u8;
-    let (x0, y0) = grid.centre(from.0, from.1);
-    let (x1, y1) = grid.centre(to.0, to.1);
-    let dr = to.0 as i32 - from.0 as i32;
-    let dc = to.1 as i32 - from.1 as i32;
-    let knight = (dr.abs() == 2 && dc.abs() == 1) || (dr.abs() == 1 && dc.abs() == 2);
-    let width = grid.cell * rng.random_range(0.14..0.24);
-    let head = width * 2.2;
-    // Path points: start, optional bend, end (shortened so the head fits).
-    let mut pts = vec![(x0, y0)];
-    if knight && rng.random_bool(0.7) {
-        if dr.abs() == 2 {
-            pts.push((x0, y1));
-        } else {
-            pts.push((x1, y0));
-        }
-    }
-    let (px, py) = *pts.last().unwrap_or(&(x0, y0));
-    let len = ((x1 - px).powi(2) + (y1 - py).powi(2)).sqrt().max(1e-3);
-    let (ux, uy) = ((x1 - px) / len, (y1 - py) / len);
-    let tip = (x1, y1);
-    let base = (x1 - ux * head, y1 - uy * head);
-    let mut pb = PathBuilder::new();
-    pb.move_to(x0, y0);
-    for &(x, y) in &pts[1..] {
-        pb.line_to(x, y);
-    }
-    pb.line_to(base.0, base.1);
-    let mut paint = paint(rgb, alpha);
-    paint.anti_alias = true;
-    if let Some(path) = pb.finish() {
-        let stroke = Stroke {
-            width,
-            line_cap: LineCap::Butt,
-            line_join: LineJoin::Miter,
-            ..Stroke::default()
-        };
-        pm.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
-    }
-    let mut hb = PathBuilder::new();
-    let (nx, ny) = (-uy, ux);
-    hb.move_to(tip.0, tip.1);
-    hb.line_to(base.0 + nx * head * 0.75, base.1 + ny * head * 0.75);
-    hb.line_to(base.0 - nx * head * 0.75, base.1 - ny * head * 0.75);
-    hb.close();
-    if let Some(path) = hb.finish() {
-        pm.fill_path(
-            &path,
-            &paint,
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
     }
 }
 
