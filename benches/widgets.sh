@@ -2,16 +2,18 @@
 # Boards drawn by third-party web widgets in a real browser: lichess's chessground (its
 # brown board or five other lichess colours, with each of the 35 lichess piece sets of
 # ../shared/pieces/lichess, six of them held out of training) and cm-chessboard (its seven
-# themes, two piece sprites, three borders), and when named chessboard.js and
-# react-chessboard (React 19, bundled at setup), each with its own coordinates, last-move
-# squares, check, markers and arrows, on a page with a header and a move list, screenshot
-# by headless Chromium. Positions are synth's (seeded); everything else is drawn from the
-# seed too (benches/widgets/pages.mjs). BENCHMARKS.md ("Third-party widgets").
+# themes, two piece sprites, three borders), and when named chessboard.js,
+# react-chessboard (React 19, bundled at setup) and kokopu-react (a WordPress plugin's
+# board: its own six piece sets and eleven colour sets, letters on squares), each with its
+# own coordinates, last-move squares, check, markers and arrows, on a page with a header
+# and a move list, screenshot by headless Chromium. Positions are synth's (seeded);
+# everything else is drawn from the seed too (benches/widgets/pages.mjs). BENCHMARKS.md
+# ("Third-party widgets").
 #
 #   bash benches/widgets.sh setup            # Chromium (apt) and the widgets (npm) into target/widgets
 #   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS] [FLAGS]   # pages + screenshots
 #        into target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add
-#        chessboardjs, react-chessboard); `moves`: the squares each widget marks as the last
+#        chessboardjs, react-chessboard, kokopu-react); `moves`: the squares each widget marks as the last
 #        move are a move that could have been played, named in the manifest (set-SEED-moves);
 #        `phone`: a phone app's screen, the board across its width (set-SEED-phone);
 #        `moves,phone` both (set-SEED-moves-phone)
@@ -30,13 +32,19 @@ case "${1:-}" in
     (cd $dir && [ -f package.json ] || npm init -y > /dev/null)
     (cd $dir && npm install --no-audit --no-fund chessground@9.2.1 cm-chessboard@8.15.1 \
       @chrisoakman/chessboardjs@1.0.0 jquery@3.7.1 react@19.3.1 react-dom@19.3.1 \
-      react-chessboard@5.12.1 esbuild@0.28.2 > /dev/null)
+      react-chessboard@5.12.1 kokopu@4.13.4 kokopu-react@3.4.0 esbuild@0.28.2 > /dev/null)
     # react-chessboard needs React, which a page cannot import as it is: one bundle (the
     # entry is copied beside node_modules, where esbuild looks for the packages).
     cp benches/widgets/react-chessboard.jsx $dir/
     (cd $dir && ./node_modules/.bin/esbuild react-chessboard.jsx \
       --bundle --minify --jsx=automatic --define:process.env.NODE_ENV='"production"' \
       --outfile=react-chessboard.bundle.js --log-level=warning)
+    # kokopu-react the same way, its sprites, sounds and fonts inlined (and a .css beside).
+    cp benches/widgets/kokopu-react.jsx $dir/
+    (cd $dir && ./node_modules/.bin/esbuild kokopu-react.jsx \
+      --bundle --minify --jsx=automatic --define:process.env.NODE_ENV='"production"' \
+      --loader:.png=dataurl --loader:.ogg=dataurl --loader:.woff=dataurl --loader:.woff2=dataurl \
+      --outfile=kokopu-react.bundle.js --log-level=warning)
     echo "widgets: chromium and the widgets are in place"
     ;;
   draw)

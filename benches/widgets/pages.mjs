@@ -7,7 +7,7 @@
 // LABELS.jsonl: synth's labels (only `placement` is used). MODULES_DIR: node_modules with
 // the widgets. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for chessground and
 // chessboard.js. WIDGETS: a comma-separated list, default "chessground,cm-chessboard"
-// (also "chessboardjs", "react-chessboard"). Every choice is drawn from SEED. With `moves`,
+// (also "chessboardjs", "react-chessboard", "kokopu-react"). Every choice is drawn from SEED. With `moves`,
 // the squares each widget marks as the last move are a move that could have been played
 // (drawn from a second stream, so that every other choice stays as without it), and
 // manifest.csv gets a `last_move` column (`e2e4`, or `-` when the page shows none).
@@ -346,7 +346,52 @@ function reactChessboard(placement, orientation) {
   return { head, script, source: `react-chessboard ${set ?? "own pieces"}, ${colours ? colours[1] : "own colours"}`, module: false };
 }
 
-const WIDGETS = { chessground, "cm-chessboard": cmChessboard, chessboardjs, "react-chessboard": reactChessboard };
+// kokopu-react (the RPB Chessboard plugin's board on WordPress chess blogs): its six piece
+// sets (two, eyes and skulls, never trained on) and eleven colour sets, its coordinates and
+// turn marker beside the board, square markers (the last move in yellow, others), letters
+// and symbols on empty squares as annotators place them, and arrows. The board takes the
+// largest square size the page's box allows (the widget's own adaptSquareSize).
+function kokopuReact(placement, orientation) {
+  const pieceset = pick(["cburnett", "celtic", "eyes", "fantasy", "skulls", "spatial"]);
+  const colorset = pick(["original", "gray", "scid", "wikipedia", "xboard", "coral", "dusk", "emerald", "marine", "sandcastle", "wheat"]);
+  const all = squares(placement);
+  const empty = all.filter(([, p]) => !p);
+  const colour = () => pick(["B", "G", "R", "Y"]);
+  const squareMarkers = [];
+  if (chance(0.5)) for (const sq of lastMoveSquares(placement, [pick(all)[0], pick(all)[0]])) squareMarkers.push("Y" + sq);
+  if (chance(0.2)) for (let k = between(1, 3); k > 0; k--) squareMarkers.push(colour() + pick(all)[0]);
+  const textMarkers = [];
+  if (chance(0.25) && empty.length)
+    for (let k = between(1, 4); k > 0; k--) {
+      const symbol = pick(["A", "B", "C", "a", "b", "x", "1", "2", "(plus)", "(times)", "(dot)", "(circle)"]);
+      textMarkers.push(colour() + symbol + pick(empty)[0]);
+    }
+  const arrowMarkers = [];
+  if (chance(0.3))
+    for (let k = between(1, 2); k > 0; k--) {
+      const [from, to] = [pick(all)[0], pick(all)[0]];
+      if (from !== to) arrowMarkers.push(colour() + from + to);
+    }
+  const props = {
+    position: placement + " w - - 0 1",
+    flipped: orientation === "black",
+    pieceset,
+    colorset,
+    coordinateVisible: chance(0.75),
+    turnVisible: chance(0.5),
+    squareMarkers: squareMarkers.join(","),
+    textMarkers: textMarkers.join(","),
+    arrowMarkers: arrowMarkers.join(","),
+  };
+  const bundle = (ext) => "file://" + path.resolve(modulesDir, "..", "kokopu-react.bundle." + ext);
+  const head =
+    `<link rel="stylesheet" href="${bundle("css")}">` +
+    `<script>window.BOARD_PROPS = ${JSON.stringify(props)};</script>` +
+    `<script defer src="${bundle("js")}"></script>`;
+  return { head, script: "", source: `kokopu-react ${pieceset}, ${colorset}`, module: false };
+}
+
+const WIDGETS = { chessground, "cm-chessboard": cmChessboard, chessboardjs, "react-chessboard": reactChessboard, "kokopu-react": kokopuReact };
 const widgets = (widgetList || "chessground,cm-chessboard").split(",").map((name) => {
   if (!WIDGETS[name]) {
     console.error(`pages.mjs: no widget ${name} (${Object.keys(WIDGETS).join(", ")})`);

@@ -56,6 +56,9 @@ pub struct OverlayConfig {
     /// 1-3 thin opaque arrows with small heads, as books and annotation tools draw them
     /// (LaTeX's `chessboard`, printed exports), over any piece. Default 0, as `frames`.
     pub book_arrows: f64,
+    /// 1-4 letters, digits or signs on empty squares, as annotators label squares
+    /// (kokopu-react's text markers, a book's "a", "b" squares). Default 0, as `frames`.
+    pub square_letters: f64,
     /// A dialog drawn over the board (a game-over card, a pop-up): an opaque panel a third
     /// to three quarters of the board across, with a title and a button, hiding the men
     /// beneath (their labels still say what stands there). Default 0, as `frames`.
@@ -76,6 +79,7 @@ impl OverlayConfig {
         crosses: 0.0,
         played_move: 0.0,
         book_arrows: 0.0,
+        square_letters: 0.0,
         dialog: 0.0,
     };
 }
@@ -94,6 +98,7 @@ impl Default for OverlayConfig {
             crosses: 0.0,
             played_move: 0.0,
             book_arrows: 0.0,
+            square_letters: 0.0,
             dialog: 0.0,
         }
     }
@@ -370,7 +375,7 @@ impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, grey
     /// black men, heavy lines, warped pieces, small pieces, rough print, hatch through,
     /// inner lines and marks, sharpening) and the overlays kept out of validation (frames,
-    /// dots, crosses, book arrows) off: what validation sets and infer-like data are drawn with.
+    /// dots, crosses, book arrows, square letters) off: what validation sets and infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
         self.look.hatch_through = 0.0;
@@ -389,6 +394,7 @@ impl SynthConfig {
         self.overlays.dots = 0.0;
         self.overlays.crosses = 0.0;
         self.overlays.book_arrows = 0.0;
+        self.overlays.square_letters = 0.0;
         self
     }
 
@@ -446,6 +452,7 @@ impl SynthConfig {
             ("overlays.played_move", self.overlays.played_move),
             ("overlays.dialog", self.overlays.dialog),
             ("overlays.book_arrows", self.overlays.book_arrows),
+            ("overlays.square_letters", self.overlays.square_letters),
             ("overlays.arrows", self.overlays.arrows),
             ("scene.cropped", self.scene.cropped),
             ("scene.quarter_turn", self.scene.quarter_turn),

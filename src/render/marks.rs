@@ -154,6 +154,16 @@ pub(super) fn over_pieces(
         }
         overlays.push("book_arrows".into());
     }
+    // Guarded as the newer marks are.
+    if cfg.square_letters > 0.0 && rng.random_bool(cfg.square_letters) {
+        for _ in 0..rng.random_range(1..=4) {
+            let s = rng.random_range(0..64usize);
+            if !occupied(s / 8, s % 8) {
+                overlay::square_letter(pm, grid, (s / 8, s % 8), rng);
+            }
+        }
+        overlays.push("square_letters".into());
+    }
     // Last: a dialog lies over everything on the board. Guarded as the newer marks are.
     if cfg.dialog > 0.0 && rng.random_bool(cfg.dialog) {
         overlay::dialog(pm, grid, rng);

@@ -295,6 +295,33 @@ pub fn cross_mark(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut im
     );
 }
 
+/// Signs an annotator writes on a square.
+const SQUARE_SIGNS: &[&str] = &[
+    "A", "B", "C", "D", "E", "X", "a", "b", "c", "d", "x", "1", "2", "3", "4", "+", "!", "?", "=",
+];
+
+/// A letter, digit or sign on a square, a half to nine tenths of it high, in a mark colour,
+/// black or white, about its middle (kokopu-react's text markers, a book's labelled square).
+pub fn square_letter(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
+    let fonts = super::text::fonts();
+    let font = &fonts[rng.random_range(0..fonts.len())];
+    let sign = SQUARE_SIGNS[rng.random_range(0..SQUARE_SIGNS.len())];
+    let rgb = match rng.random_range(0..5) {
+        0 => [0, 0, 0],
+        1 => [255, 255, 255],
+        2 => [[0, 68, 255], [0, 221, 0], [221, 0, 0], [221, 187, 0]][rng.random_range(0..4)],
+        _ => MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())].0,
+    };
+    let px = grid.cell * rng.random_range(0.5..0.9);
+    let (cx, cy) = grid.centre(sq.0, sq.1);
+    let width = super::text::text_width(font, px, sign);
+    let jitter = grid.cell * 0.08;
+    let x = cx - width / 2.0 + rng.random_range(-jitter..=jitter);
+    // Type's top sits about a fifth of its size above its capitals.
+    let y = cy - px * 0.6 + rng.random_range(-jitter..=jitter);
+    super::text::draw_text(pm, font, px, x, y, rgb, sign);
+}
+
 /// A circle drawn around a square (lichess right-click circle).
 pub fn circle(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
     let (rgb, a) = MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())];
@@ -414,5 +441,38 @@ mod tests {
         marker_dot(&mut pm, &grid, (0, 0), &mut rng);
         assert!(alpha_at(&pm, 30, 30) > 0);
         assert_eq!(alpha_at(&pm, 2, 2), 0);
+    }
+
+    #[test]
+    fn a_square_letter_stays_on_its_square_and_covers_a_good_part_of_it() {
+        let grid = Grid {
+            x: 0.0,
+            y: 0.0,
+            cell: 60.0,
+        };
+        for seed in 0..30 {
+            let mut pm = Pixmap::new(480, 480).unwrap();
+            let mut rng = crate::render::item_rng(seed, 0);
+            square_letter(&mut pm, &grid, (3, 3), &mut rng);
+            let (mut inside, mut outside) = (0, 0);
+            for y in 0..480 {
+                for x in 0..480 {
+                    if alpha_at(&pm, x, y) > 0 {
+                        if (180..240).contains(&x) && (180..240).contains(&y) {
+                            inside += 1;
+                        } else {
+                            outside += 1;
+                        }
+                    }
+                }
+            }
+            // A sign as small as "." would not be worth drawing; a glyph may touch the next
+            // square by a few pixels at most.
+            assert!(inside >= 60, "seed {seed}: {inside} pixels on the square");
+            assert!(
+                outside <= inside / 10,
+                "seed {seed}: {outside} pixels off the square, {inside} on it"
+            );
+        }
     }
 }
