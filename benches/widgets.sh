@@ -16,7 +16,8 @@
 #        chessboardjs, react-chessboard, kokopu-react); `moves`: the squares each widget marks as the last
 #        move are a move that could have been played, named in the manifest (set-SEED-moves);
 #        `phone`: a phone app's screen, the board across its width (set-SEED-phone);
-#        `moves,phone` both (set-SEED-moves-phone)
+#        `blog`: a chess blog's post, the board among its paragraphs (set-SEED-blog);
+#        `moves,phone` or `moves,blog` both (set-SEED-moves-phone, set-SEED-moves-blog)
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,8 +54,8 @@ case "${1:-}" in
     widgets=${4:-chessground,cm-chessboard}
     flags=${5:-}
     case "$flags" in
-      "" | moves | phone | moves,phone) ;;
-      *) echo "widgets: the fifth argument is \`moves\`, \`phone\`, \`moves,phone\` or nothing" >&2; exit 2 ;;
+      "" | moves | phone | blog | moves,phone | moves,blog) ;;
+      *) echo "widgets: the fifth argument is \`moves\`, \`phone\`, \`blog\`, \`moves,phone\`, \`moves,blog\` or nothing" >&2; exit 2 ;;
     esac
     [ -d $dir/node_modules/chessground ] || { echo "widgets: run setup first" >&2; exit 2; }
     [ -x $bin/synth ] || { echo "widgets: build first (cargo build --release --bins)" >&2; exit 2; }
@@ -90,7 +91,7 @@ case "${1:-}" in
     echo "widgets: drew $count boards into $out"
     ;;
   eval)
-    # SEED, or SEED-FLAGS (SEED-moves, SEED-phone, SEED-moves-phone) for a set drawn with flags.
+    # SEED, or SEED-FLAGS (SEED-moves, SEED-phone, SEED-moves-phone...) for a set drawn with flags.
     seed=${2:-1}
     shift 2 || shift $#
     mkdir -p $dir/reports

@@ -14,7 +14,8 @@
 // With `phone`, each page is a phone app's screen instead (a common phone's viewport and
 // pixel ratio, the board across the screen's width, status bar, player bars and clocks,
 // a move strip and a toolbar), and windows.txt names each page's viewport and pixel ratio
-// for the screenshot.
+// for the screenshot. With `blog`, each page is a chess blog's post with the board in its
+// text column.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -22,8 +23,9 @@ const [labelsFile, outDir, seedArg, modulesDir, piecesDir, widgetList, flagArg] 
 const flags = (flagArg || "").split(",").filter((f) => f);
 const realMoves = flags.includes("moves");
 const phone = flags.includes("phone");
-if (!piecesDir || flags.some((f) => f !== "moves" && f !== "phone")) {
-  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [moves|phone|moves,phone]");
+const blog = flags.includes("blog");
+if (!piecesDir || flags.some((f) => !["moves", "phone", "blog"].includes(f)) || (phone && blog)) {
+  console.error("usage: node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [moves|phone|blog|moves,phone|moves,blog]");
   process.exit(2);
 }
 // mulberry32: small, seeded, the same on every machine.
@@ -193,6 +195,44 @@ function phonePage({ head, body, script, module, dark, width, height }) {
 <body><div id="status">9:41<span>&#9650; &#9646; ${between(5, 100)}%</span></div><div id="app">&#9776; &nbsp; ${pick(["Analysis board", "Online game", "Puzzle", "Study", "Correspondence"])}</div>
 <div id="strip">${moves}</div>${player(top - bar)}${body}${player(top + boardPx)}
 <div id="tools">&#8634; &#9664; &#9654; &#8942;</div>
+<script${module ? ' type="module"' : ""}>${script}</script></body></html>`;
+}
+
+// A chess blog's post (WordPress with a board plugin): the site's header and menu, the
+// post's title and paragraphs of annotation, the board in the column (centred, or floated
+// left with the text beside it) with a caption under it, and a sidebar; a desktop window.
+const WORDS = ("the white black knight bishop rook queen king pawn attack defence move after before " +
+  "position endgame opening threat square file rank diagonal sacrifice exchange advantage plan " +
+  "centre castle check mate draw win loses gains pressure weak strong develop").split(" ");
+function sentence() {
+  const words = Array.from({ length: between(6, 16) }, () => pick(WORDS));
+  if (chance(0.5)) words.splice(between(1, words.length - 1), 0, `${between(5, 40)}.${pick(["Nf3", "Bb5", "Qd2", "Rfe1", "exd5", "Kg2", "..Nc6", "..Qxd4"])}`);
+  return words.join(" ").replace(/^./, (c) => c.toUpperCase()) + pick([".", ".", "!", "?"]);
+}
+const paragraph = () => `<p>${Array.from({ length: between(1, 4) }, sentence).join(" ")}</p>`;
+function blogPage({ head, body, script, module, boardPx }) {
+  const bg = pick(["#ffffff", "#fdfdf8", "#f7f7f7"]);
+  const accent = pick(["#23282d", "#0073aa", "#7a1f1f", "#2e4a2e"]);
+  const float = chance(0.4);
+  const before = Array.from({ length: between(0, 2) }, paragraph).join("");
+  const after = Array.from({ length: between(1, 4) }, paragraph).join("");
+  const caption = pick(["White to play and win", "Black to move", "Position after 23...Rxe4", "Diagram 3", "What should White play here?"]);
+  return `<!doctype html><html><head><meta charset="utf-8">${head}
+<style>body{margin:0;background:${bg};color:#333;font:${between(14, 17)}px/1.6 ${pick(["Georgia, serif", "sans-serif", "'DejaVu Serif', serif"])}}
+#site{background:${accent};color:#fff;padding:18px 40px;font-size:26px}
+#site small{display:block;font-size:13px;opacity:.8}
+#nav{padding:8px 40px;border-bottom:1px solid #ddd;font-size:14px;word-spacing:18px}
+#post{position:absolute;left:40px;top:130px;width:760px}
+#post h1{font-size:24px;margin:0 0 6px}
+#figure{${float ? "float:left;margin:4px 20px 8px 0" : "margin:10px auto"};width:${boardPx}px}
+#board{position:relative;width:${boardPx}px;height:${boardPx}px}
+#figure p{text-align:center;font-style:italic;font-size:13px;margin:4px 0}
+#sidebar{position:absolute;left:850px;top:130px;width:300px;font-size:14px}</style></head>
+<body><div id="site">${pick(["The Chess Corner", "Endgame Notes", "Club Blog", "Tactics Daily"])}<small>notes on chess</small></div>
+<div id="nav">Home Games Openings Endgames Puzzles About</div>
+<div id="post"><h1>${pick(["Annotated game", "Puzzle of the week", "A rook endgame", "Club championship, round 5"])}</h1>${before}
+<div id="figure">${body}<p>${caption}</p></div>${after}</div>
+<div id="sidebar"><b>Recent posts</b><p>${sentence()}</p><p>${sentence()}</p><b>Archives</b><p>November 2026<br>October 2026</p></div>
 <script${module ? ' type="module"' : ""}>${script}</script></body></html>`;
 }
 
@@ -426,6 +466,8 @@ placements.forEach((placement, k) => {
     const [width, height, ratio] = pick(PHONES);
     html = phonePage({ ...parts(), width, height });
     windows.push(`${String(k).padStart(4, "0")} ${width} ${height} ${ratio}`);
+  } else if (blog) {
+    html = blogPage({ ...parts(), boardPx: between(220, 420) });
   } else {
     const boardPx = between(200, 560);
     html = page({
