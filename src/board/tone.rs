@@ -211,7 +211,19 @@ pub fn settle_window(
         // to alternate nearly as clearly as the board's own is then the board's. Only for an
         // upright lattice: lines of text hold turned lattices whose pattern goes on past them.
         let clearly_board = |v: f32| v >= SEEN_SHARE * typical;
-        if before > 1.5 * last && before > after && (last_judged || board_like(before)) {
+        // A board running off the picture past its last row may leave the window's seventh
+        // inner line on the board's outer edge instead: the first row is then the page
+        // beyond (text, margin), flat, and no corner lies on its inner side. The board goes
+        // on past the picture; its squares there are cut off.
+        let page_row = |seen: Option<f32>, corners: usize| {
+            corners == 0 && seen.is_some_and(|v| v < FLAT_SHARE * typical)
+        };
+        if upright && page_row(seen_first, near) && line(8).is_none() && clearly_board(last) {
+            offset[axis] = 1;
+        } else if upright && page_row(seen_last, far) && line(-1).is_none() && clearly_board(first)
+        {
+            offset[axis] = -1;
+        } else if before > 1.5 * last && before > after && (last_judged || board_like(before)) {
             offset[axis] = -1;
         } else if after > 1.5 * first && after > before && (first_judged || board_like(after)) {
             offset[axis] = 1;
@@ -227,6 +239,9 @@ pub fn settle_window(
 /// A line brought in beside an edge line that could not be judged (off the picture) wins
 /// when it alternates at least this share of the board's inner lines' mean.
 const SEEN_SHARE: f32 = 0.55;
+/// A seen edge row of the window under this share of the board's inner lines' mean, with
+/// no corner on its inner side, is not the board's (see `settle_window`).
+const FLAT_SHARE: f32 = 0.2;
 /// Corners along a window edge line cut off by the picture that make it the board's.
 const EDGE_CORNERS: usize = 2;
 /// A line brought in to replace an edge line that could not be judged alternates at least
@@ -499,6 +514,33 @@ mod tests {
         assert_eq!(
             settle_window(&integral, &h, 1, [[7, 7], [0, 7]], true),
             [0.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn a_board_running_off_the_picture_is_not_pulled_onto_the_page_beyond_its_edge() {
+        // A post's board cut off under its seventh row by the picture's bottom, a page above
+        // it with a line of text; the window takes the board's top edge for its first inner
+        // line, its first row the page's (no corner on its inner side).
+        let side = 30u32;
+        let img = RgbImage::from_fn(8 * side, 8 * side, |x, y| {
+            if y < side {
+                // Type: dark strokes across a light page.
+                let ink = (x / 3) % 3 == 0 && (8..20).contains(&y);
+                return image::Rgb([if ink { 40 } else { 245 }; 3]);
+            }
+            let (c, r) = (x / side, (y - side) / side);
+            image::Rgb([if (c + r) % 2 == 0 { 235 } else { 90 }; 3])
+        });
+        let (integral, h) = window(&img, side as f32, [0.0, 0.0]);
+        assert_eq!(
+            settle_window(&integral, &h, 1, [[7, 7], [0, 7]], true),
+            [0.0, 1.0]
+        );
+        // With corners on the first inner line, the window is the lattice's: kept.
+        assert_eq!(
+            settle_window(&integral, &h, 1, [[7, 7], [7, 7]], true),
+            [0.0, 0.0]
         );
     }
 
