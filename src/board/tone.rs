@@ -218,12 +218,15 @@ pub fn settle_window(
         let page_row = |seen: Option<f32>, corners: usize| {
             corners == 0 && seen.is_some_and(|v| v < FLAT_SHARE * typical)
         };
-        if upright && page_row(seen_first, near) && line(8).is_none() && clearly_board(last) {
+        let page_first =
+            upright && page_row(seen_first, near) && line(8).is_none() && clearly_board(last);
+        let page_last =
+            upright && page_row(seen_last, far) && line(-1).is_none() && clearly_board(first);
+        if page_first {
             offset[axis] = 1;
-        } else if upright && page_row(seen_last, far) && line(-1).is_none() && clearly_board(first)
+        } else if page_last
+            || (before > 1.5 * last && before > after && (last_judged || board_like(before)))
         {
-            offset[axis] = -1;
-        } else if before > 1.5 * last && before > after && (last_judged || board_like(before)) {
             offset[axis] = -1;
         } else if after > 1.5 * first && after > before && (first_judged || board_like(after)) {
             offset[axis] = 1;
