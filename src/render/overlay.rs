@@ -300,8 +300,10 @@ const SQUARE_SIGNS: &[&str] = &[
     "A", "B", "C", "D", "E", "X", "a", "b", "c", "d", "x", "1", "2", "3", "4", "+", "!", "?", "=",
 ];
 
-/// A letter, digit or sign on a square, a half to nine tenths of it high, in a mark colour,
-/// black or white, about its middle (kokopu-react's text markers, a book's labelled square).
+/// A letter, digit or sign on a square, in type a half to 1.15 times the square's side (a
+/// capital three quarters of the square high at most; kokopu-react sets its text markers
+/// in type as large as the square), in a mark colour, black or white, about its middle (a
+/// book's labelled square).
 pub fn square_letter(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut impl Rng) {
     let fonts = super::text::fonts();
     let font = &fonts[rng.random_range(0..fonts.len())];
@@ -312,7 +314,7 @@ pub fn square_letter(pm: &mut Pixmap, grid: &Grid, sq: (usize, usize), rng: &mut
         2 => [[0, 68, 255], [0, 221, 0], [221, 0, 0], [221, 187, 0]][rng.random_range(0..4)],
         _ => MARK_COLOURS[rng.random_range(0..MARK_COLOURS.len())].0,
     };
-    let px = grid.cell * rng.random_range(0.5..0.9);
+    let px = grid.cell * rng.random_range(0.5..1.15);
     let (cx, cy) = grid.centre(sq.0, sq.1);
     let width = super::text::text_width(font, px, sign);
     let jitter = grid.cell * 0.08;
