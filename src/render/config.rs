@@ -375,7 +375,8 @@ impl SynthConfig {
     /// This config with the training-only augmentations (piece tint, stretch, mirror, grey
     /// black men, heavy lines, warped pieces, small pieces, rough print, hatch through,
     /// inner lines and marks, sharpening) and the overlays kept out of validation (frames,
-    /// dots, crosses, book arrows, square letters) off: what validation sets and infer-like data are drawn with.
+    /// dots, crosses, book arrows, square letters) off: what validation sets and
+    /// infer-like data are drawn with.
     pub fn without_training_augmentations(mut self) -> SynthConfig {
         self.look.rough_print = 0.0;
         self.look.hatch_through = 0.0;
