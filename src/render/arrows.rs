@@ -4,7 +4,9 @@
 //! to a model that never saw one.
 
 use rand::{Rng, RngExt};
-use resvg::tiny_skia::{FillRule, LineCap, LineJoin, PathBuilder, Pixmap, Stroke, Transform};
+use resvg::tiny_skia::{
+    self, FillRule, LineCap, LineJoin, Paint, PathBuilder, Pixmap, Stroke, Transform,
+};
 
 use super::overlay::{Grid, MARK_COLOURS};
 use super::theme::paint;
@@ -82,36 +84,51 @@ pub fn arrow(
     paint.anti_alias = true;
     let (ux, uy) = unit(*pts.last().unwrap_or(&start), tip);
     let base = (tip.0 - ux * head, tip.1 - uy * head);
+    pts.push(base);
+    stroke_line(pm, &pts, &paint, &shaft(width));
+    let (nx, ny) = (-uy, ux);
+    let left = (base.0 + nx * head * 0.75, base.1 + ny * head * 0.75);
+    let right = (base.0 - nx * head * 0.75, base.1 - ny * head * 0.75);
+    fill_polygon(pm, &[tip, left, right], &paint);
+}
+
+/// A shaft's stroke: `width` wide, square-ended, mitred at a bend.
+fn shaft(width: f32) -> Stroke {
+    Stroke {
+        width,
+        line_cap: LineCap::Butt,
+        line_join: LineJoin::Miter,
+        ..Stroke::default()
+    }
+}
+
+/// Strokes the open path through `points`.
+fn stroke_line(pm: &mut Pixmap, points: &[(f32, f32)], paint: &Paint<'_>, stroke: &Stroke) {
+    if let Some(path) = path_through(points, false) {
+        pm.stroke_path(&path, paint, stroke, Transform::identity(), None);
+    }
+}
+
+/// Fills the polygon with corners `points`.
+fn fill_polygon(pm: &mut Pixmap, points: &[(f32, f32)], paint: &Paint<'_>) {
+    if let Some(path) = path_through(points, true) {
+        pm.fill_path(&path, paint, FillRule::Winding, Transform::identity(), None);
+    }
+}
+
+/// The path through `points`, closed back to the first when `closed`; `None` for fewer
+/// than two points.
+fn path_through(points: &[(f32, f32)], closed: bool) -> Option<tiny_skia::Path> {
+    let (&(x0, y0), rest) = points.split_first()?;
     let mut pb = PathBuilder::new();
-    pb.move_to(start.0, start.1);
-    for &(x, y) in &pts[1..] {
+    pb.move_to(x0, y0);
+    for &(x, y) in rest {
         pb.line_to(x, y);
     }
-    pb.line_to(base.0, base.1);
-    if let Some(path) = pb.finish() {
-        let stroke = Stroke {
-            width,
-            line_cap: LineCap::Butt,
-            line_join: LineJoin::Miter,
-            ..Stroke::default()
-        };
-        pm.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
+    if closed {
+        pb.close();
     }
-    let (nx, ny) = (-uy, ux);
-    let mut hb = PathBuilder::new();
-    hb.move_to(tip.0, tip.1);
-    hb.line_to(base.0 + nx * head * 0.75, base.1 + ny * head * 0.75);
-    hb.line_to(base.0 - nx * head * 0.75, base.1 - ny * head * 0.75);
-    hb.close();
-    if let Some(path) = hb.finish() {
-        pm.fill_path(
-            &path,
-            &paint,
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
-    }
+    pb.finish()
 }
 
 /// The unit vector from `a` to `b` (any unit vector when they meet).
@@ -170,60 +187,19 @@ pub fn book_arrow(
     } else {
         (tip.0 - ux * head * 0.6, tip.1 - uy * head * 0.6)
     };
-    let stroke = Stroke {
-        width,
-        line_cap: LineCap::Butt,
-        line_join: LineJoin::Miter,
-        ..Stroke::default()
-    };
-    let mut pb = PathBuilder::new();
-    pb.move_to(pts[0].0, pts[0].1);
-    for &(x, y) in &pts[1..] {
-        pb.line_to(x, y);
-    }
-    pb.line_to(line_end.0, line_end.1);
-    if let Some(path) = pb.finish() {
-        pm.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
-    }
+    let stroke = shaft(width);
+    pts.push(line_end);
+    stroke_line(pm, &pts, &paint, &stroke);
     let (nx, ny) = (-uy, ux);
     let base = (tip.0 - ux * head, tip.1 - uy * head);
     let left = (base.0 + nx * half_head, base.1 + ny * half_head);
     let right = (base.0 - nx * half_head, base.1 - ny * half_head);
-    let mut hb = PathBuilder::new();
-    hb.move_to(left.0, left.1);
-    hb.line_to(tip.0, tip.1);
-    hb.line_to(right.0, right.1);
     match style {
-        0 => {
-            hb.close();
-            if let Some(path) = hb.finish() {
-                pm.fill_path(
-                    &path,
-                    &paint,
-                    FillRule::Winding,
-                    Transform::identity(),
-                    None,
-                );
-            }
-        }
-        1 => {
-            if let Some(path) = hb.finish() {
-                pm.stroke_path(&path, &paint, &stroke, Transform::identity(), None);
-            }
-        }
+        0 => fill_polygon(pm, &[left, tip, right], &paint),
+        1 => stroke_line(pm, &[left, tip, right], &paint, &stroke),
         _ => {
             let notch = (tip.0 - ux * head * 0.65, tip.1 - uy * head * 0.65);
-            hb.line_to(notch.0, notch.1);
-            hb.close();
-            if let Some(path) = hb.finish() {
-                pm.fill_path(
-                    &path,
-                    &paint,
-                    FillRule::Winding,
-                    Transform::identity(),
-                    None,
-                );
-            }
+            fill_polygon(pm, &[left, tip, right, notch], &paint);
         }
     }
 }

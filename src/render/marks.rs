@@ -116,13 +116,7 @@ pub(super) fn over_pieces(
         overlays.push("circles".into());
     }
     if rng.random_bool(cfg.arrows) {
-        for _ in 0..rng.random_range(1..=4) {
-            let from = rng.random_range(0..64usize);
-            let to = arrows::target(from, rng);
-            if to != from {
-                arrows::arrow(pm, grid, (from / 8, from % 8), (to / 8, to % 8), rng);
-            }
-        }
+        random_arrows(pm, grid, rng, 4, arrows::arrow);
         overlays.push("arrows".into());
     }
     newer_marks(
@@ -145,13 +139,7 @@ pub(super) fn over_pieces(
     );
     // Guarded as the newer marks are.
     if cfg.book_arrows > 0.0 && rng.random_bool(cfg.book_arrows) {
-        for _ in 0..rng.random_range(1..=3) {
-            let from = rng.random_range(0..64usize);
-            let to = arrows::target(from, rng);
-            if to != from {
-                arrows::book_arrow(pm, grid, (from / 8, from % 8), (to / 8, to % 8), rng);
-            }
-        }
+        random_arrows(pm, grid, rng, 3, arrows::book_arrow);
         overlays.push("book_arrows".into());
     }
     // Guarded as the newer marks are.
@@ -168,6 +156,24 @@ pub(super) fn over_pieces(
     if cfg.dialog > 0.0 && rng.random_bool(cfg.dialog) {
         overlay::dialog(pm, grid, rng);
         overlays.push("dialog".into());
+    }
+}
+
+/// 1 to `most` arrows drawn by `draw` from random squares to [`arrows::target`]s (none
+/// where a target is its own square). `most` is an `i32`, as in the loop this replaced.
+fn random_arrows<R: Rng>(
+    pm: &mut Pixmap,
+    grid: &Grid,
+    rng: &mut R,
+    most: i32,
+    draw: fn(&mut Pixmap, &Grid, (usize, usize), (usize, usize), &mut R),
+) {
+    for _ in 0..rng.random_range(1..=most) {
+        let from = rng.random_range(0..64usize);
+        let to = arrows::target(from, rng);
+        if to != from {
+            draw(pm, grid, (from / 8, from % 8), (to / 8, to % 8), rng);
+        }
     }
 }
 
