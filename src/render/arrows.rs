@@ -11,6 +11,9 @@ use resvg::tiny_skia::{
 use super::overlay::{Grid, MARK_COLOURS};
 use super::theme::paint;
 
+/// A way to draw an arrow from one square (row, column) to another.
+pub(super) type Draw<R> = fn(&mut Pixmap, &Grid, (usize, usize), (usize, usize), &mut R);
+
 /// A square for an arrow from `from` (0..64, row-major) to point at: a knight's jump three
 /// times in ten when one fits on the board, any square otherwise (`from` itself among them:
 /// the caller draws nothing then).

@@ -166,7 +166,7 @@ fn random_arrows<R: Rng>(
     grid: &Grid,
     rng: &mut R,
     most: i32,
-    draw: fn(&mut Pixmap, &Grid, (usize, usize), (usize, usize), &mut R),
+    draw: arrows::Draw<R>,
 ) {
     for _ in 0..rng.random_range(1..=most) {
         let from = rng.random_range(0..64usize);
