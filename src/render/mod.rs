@@ -1,7 +1,7 @@
 //! Synthetic boards: random positions drawn in many piece sets, themes, overlays, scenes and
 //! degradations, with exact labels. The data factory behind `synth` and `train`.
 
-mod arrows;
+pub mod arrows;
 pub mod board;
 mod board_men;
 pub mod camera;
