@@ -1,8 +1,10 @@
 // Writes one HTML page per position, each a chess board drawn by a third-party web widget
-// (lichess's chessground, cm-chessboard) as their own code draws it, with a page around it,
-// and manifest.csv with the truth, in infer eval's CSV format.
+// (lichess's chessground, cm-chessboard, ...) as their own code draws it, with a page around
+// it, and manifest.csv with the truth, in infer eval's CSV format.
 //
-//   node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [moves]
+//   node pages.mjs LABELS.jsonl OUT_DIR SEED MODULES_DIR PIECES_DIR [WIDGETS] [FLAGS]
+//
+// FLAGS: `moves`, `phone`, `blog`, or `moves,phone` / `moves,blog`.
 //
 // LABELS.jsonl: synth's labels (only `placement` is used). MODULES_DIR: node_modules with
 // the widgets. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for chessground and
