@@ -179,3 +179,48 @@ fn app_panels_change_only_the_surroundings() {
         "{kinds:?}"
     );
 }
+
+#[test]
+fn lettered_empty_squares_are_named_and_always_kept_for_training() {
+    use fenscan::squares::CropConfig;
+    use fenscan::training::data::{SquareSampling, make_squares};
+    let mut cfg = clean_config();
+    cfg.overlays.square_letters = 1.0;
+    let renderer = own_set_renderer(cfg);
+    let mut lettered_boards = 0;
+    for i in 0..6 {
+        let r = renderer.render_board_area(4, i);
+        let squares =
+            fenscan::dataset::writer::board_squares(&renderer, 4, i, &CropConfig::default(), 0.0);
+        assert_eq!(squares.lettered, r.lettered);
+        for k in 0..64 {
+            if (r.lettered >> k) & 1 == 1 {
+                assert_eq!(
+                    squares.classes[k],
+                    SquareClass::Empty,
+                    "board {i}, crop {k}"
+                );
+            }
+        }
+        lettered_boards += usize::from(r.lettered != 0);
+    }
+    // 1-4 letters a board, each on a random square: an occupied one is passed over.
+    assert!(
+        lettered_boards >= 4,
+        "{lettered_boards} of 6 boards lettered"
+    );
+    // No plain empty square kept, every lettered one kept.
+    let sampling = SquareSampling {
+        crop: CropConfig::default(),
+        corner_jitter: 0.0,
+        empty_keep: 0.0,
+    };
+    let set = make_squares(&renderer, 4, 6, &sampling);
+    let empty = SquareClass::Empty.index() as u8;
+    let kept_empty = set.labels.iter().filter(|&&l| l == empty).count();
+    let lettered: u32 = (0..6)
+        .map(|i| renderer.render_board_area(4, i).lettered.count_ones())
+        .sum();
+    assert_eq!(kept_empty, lettered as usize);
+    assert!(kept_empty > 0);
+}

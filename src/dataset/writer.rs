@@ -302,6 +302,9 @@ pub struct BoardSquares {
     pub square_px: f32,
     /// Name of the piece set the board was drawn with.
     pub piece_set: String,
+    /// Crops of empty squares with a letter or sign on them, bit = crop index (see
+    /// [`crate::render::Rendered::lettered`]).
+    pub lettered: u64,
 }
 
 /// The 64 crops of board `index` with their true classes, in image reading order. The
@@ -333,5 +336,6 @@ pub fn board_squares(
         crops,
         square_px: r.square_px,
         piece_set: r.piece_set.clone(),
+        lettered: r.lettered,
     }
 }

@@ -69,6 +69,8 @@ pub struct DrawnBoard {
     pub line_gap: Option<f32>,
     /// The move shown as just played (`overlays.played_move`), if any.
     pub last_move: Option<crate::last_move::MoveSquares>,
+    /// Empty squares with a letter or sign written on them, bit `row * 8 + col` as drawn.
+    pub lettered: u64,
 }
 
 /// Everything that decides how one board looks.
@@ -191,7 +193,7 @@ pub fn draw_board(
     ));
 
     // Over the pieces.
-    marks::over_pieces(&mut pm, &grid, &occupied, cfg, rng, &mut overlays);
+    let lettered = marks::over_pieces(&mut pm, &grid, &occupied, cfg, rng, &mut overlays);
     if look.coordinates == Coordinates::Outside {
         outside_coordinates(&mut pm, &grid, look, margin - look.frame * 2.0, rng);
     }
@@ -221,6 +223,7 @@ pub fn draw_board(
         overlays,
         line_gap,
         last_move,
+        lettered,
     })
 }
 

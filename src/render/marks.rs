@@ -92,6 +92,8 @@ fn played_move(placement: &Placement, rng: &mut impl Rng) -> Option<MoveSquares>
 }
 
 /// The marks over the men (drawn after them); `occupied(row, col)` says where a man stands.
+/// Returns the empty squares a letter or sign was written on (`overlays.square_letters`),
+/// bit `row * 8 + col`.
 pub(super) fn over_pieces(
     pm: &mut Pixmap,
     grid: &Grid,
@@ -99,7 +101,8 @@ pub(super) fn over_pieces(
     cfg: &OverlayConfig,
     rng: &mut impl Rng,
     overlays: &mut Vec<String>,
-) {
+) -> u64 {
+    let mut lettered = 0u64;
     if rng.random_bool(cfg.move_dots) {
         let from = rng.random_range(0..64usize);
         for _ in 0..rng.random_range(1..=6) {
@@ -148,6 +151,7 @@ pub(super) fn over_pieces(
             let s = rng.random_range(0..64usize);
             if !occupied(s / 8, s % 8) {
                 overlay::square_letter(pm, grid, (s / 8, s % 8), rng);
+                lettered |= 1 << s;
             }
         }
         overlays.push("square_letters".into());
@@ -157,6 +161,7 @@ pub(super) fn over_pieces(
         overlay::dialog(pm, grid, rng);
         overlays.push("dialog".into());
     }
+    lettered
 }
 
 /// 1 to `most` arrows drawn by `draw` from random squares to [`arrows::target`]s (none

@@ -66,6 +66,10 @@ pub struct Rendered {
     pub square_px: f32,
     /// The move shown as just played (`overlays.played_move`), if any.
     pub last_move: Option<crate::last_move::MoveSquares>,
+    /// Empty squares with a letter or sign written on them (`overlays.square_letters`),
+    /// bit `row * 8 + col` of the board as drawn: the crops' order
+    /// ([`crate::dataset::writer::board_squares`]).
+    pub lettered: u64,
 }
 
 /// The board corners named by the squares they belong to, as drawn.
@@ -409,6 +413,7 @@ impl Renderer {
             effects,
             square_px: degraded.square_px,
             last_move: drawn.last_move,
+            lettered: drawn.lettered,
         })
     }
 }

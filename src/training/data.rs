@@ -85,7 +85,8 @@ pub struct SquareSampling {
     pub crop: CropConfig,
     /// Largest simulated corner error, as a fraction of a square.
     pub corner_jitter: f32,
-    /// Share of empty squares kept (they outnumber pieces; 1.0 keeps all).
+    /// Share of empty squares kept (they outnumber pieces; 1.0 keeps all). Empty squares
+    /// with a letter written on them are always kept: they are few, and unlike the rest.
     pub empty_keep: f64,
 }
 
@@ -105,8 +106,14 @@ pub fn make_squares(
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let mut px = Vec::new();
             let mut labels = Vec::new();
-            for (class, crop) in board.classes.iter().zip(board.crops) {
-                if *class == SquareClass::Empty && !rng.random_bool(sampling.empty_keep) {
+            for (k, (class, crop)) in board.classes.iter().zip(board.crops).enumerate() {
+                // A lettered square draws nothing from `rng`: boards without letters keep
+                // their samples.
+                let lettered = (board.lettered >> k) & 1 == 1;
+                if *class == SquareClass::Empty
+                    && !lettered
+                    && !rng.random_bool(sampling.empty_keep)
+                {
                     continue;
                 }
                 px.extend_from_slice(crop.as_raw());
