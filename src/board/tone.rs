@@ -203,7 +203,8 @@ pub fn settle_window(
         // judged needs the line brought in to alternate like the board's own: else a faint
         // pattern beyond the far edge (an app's panel beside a board cropped through its
         // a-file, whose corners along that file were not found) pulls the window off.
-        let (before, after) = (line(-1).unwrap_or(0.0), line(8).unwrap_or(0.0));
+        let (beyond_first, beyond_last) = (line(-1), line(8));
+        let (before, after) = (beyond_first.unwrap_or(0.0), beyond_last.unwrap_or(0.0));
         let board_like = |v: f32| v >= INCOMING_SHARE * typical;
         // An edge line off the picture that counts as the board's for its corners may be a
         // frame with labels beside it instead (a book diagram cropped close: the frame's
@@ -219,9 +220,9 @@ pub fn settle_window(
             corners == 0 && seen.is_some_and(|v| v < FLAT_SHARE * typical)
         };
         let page_first =
-            upright && page_row(seen_first, near) && line(8).is_none() && clearly_board(last);
+            upright && page_row(seen_first, near) && beyond_last.is_none() && clearly_board(last);
         let page_last =
-            upright && page_row(seen_last, far) && line(-1).is_none() && clearly_board(first);
+            upright && page_row(seen_last, far) && beyond_first.is_none() && clearly_board(first);
         if page_first {
             offset[axis] = 1;
         } else if page_last
