@@ -4,7 +4,7 @@
 
 use image::RgbImage;
 
-use super::{MARGIN, SQUARE};
+use super::{MARGIN, SQUARE, WIDE_CORNER_EIGHTHS};
 use crate::quad::Quad;
 use crate::squares::sample_bilinear;
 
@@ -19,9 +19,9 @@ const MAX_LUMA_PIXELS: usize = 700_000;
 const HOLE_INSET: f32 = 0.6 / 8.0;
 /// Side of the straightened canvas: the board and its margin.
 pub(super) const CANVAS: usize = ((8.0 + 2.0 * MARGIN) * SQUARE as f32) as usize;
-/// Width of the ring along the canvas's edges the readers look at: the margin and half a
-/// square of the board (the label spots' corners, `lined_up`'s bands), a pixel to spare.
-const RING: usize = ((MARGIN + 0.5) * SQUARE as f32) as usize + 2;
+/// Width of the ring along the canvas's edges the readers look at: the margin and the
+/// label spots' wider corners (`lined_up`'s bands take half a square), a pixel to spare.
+const RING: usize = ((MARGIN + WIDE_CORNER_EIGHTHS as f32 / 8.0) * SQUARE as f32) as usize + 2;
 /// Straightened pixels a ring sample run spans (a label spot's corner is 32).
 const RUN: usize = 32;
 
