@@ -91,6 +91,12 @@ c["synth"]["scene"]["squash"] = {"probability": 0.1, "strength": 0.6}
 # Session 33: black men drawn as the white men with a grey body (XBoard), which the first
 # model reads as white surely, so a fine-tune of the second model cannot reach them.
 c["synth"]["look"]["grey_black_men"] = 0.06
+# Session 45: letters, digits and signs on empty squares (kokopu-react's text markers, 54
+# of 108 read as men; training keeps every lettered empty square) and thin book arrows
+# (LaTeX's arrowhead read as a pawn). A first-model fine-tune with letters on 0.8 of its
+# boards took kokopu's letters read as men from 54 to 34 on its own; both models need them.
+c["synth"]["overlays"]["square_letters"] = 0.5
+c["synth"]["overlays"]["book_arrows"] = 0.1
 c["val_boards"] = 150
 c["learning_rate"] = 0.003
 c["checkpoint_every"] = 1000
