@@ -3,8 +3,9 @@
 # brown board or five other lichess colours, with each of the 35 lichess piece sets of
 # ../shared/pieces/lichess, six of them held out of training) and cm-chessboard (its seven
 # themes, two piece sprites, three borders), and when named chessboard.js,
-# react-chessboard (React 19, bundled at setup) and kokopu-react (a WordPress plugin's
-# board: its own six piece sets and eleven colour sets, letters on squares), each with its
+# react-chessboard (React 19, bundled at setup), kokopu-react (a WordPress plugin's
+# board: its own six piece sets and eleven colour sets, letters on squares) and pgn-viewer
+# (PgnViewerJS: nine piece styles, nine themes, book-like hatched ones), each with its
 # own coordinates, last-move squares, check, markers and arrows, on a page with a header
 # and a move list, screenshot by headless Chromium. Positions are synth's (seeded);
 # everything else is drawn from the seed too (benches/widgets/pages.mjs). BENCHMARKS.md
@@ -13,7 +14,7 @@
 #   bash benches/widgets.sh setup            # Chromium (apt) and the widgets (npm) into target/widgets
 #   bash benches/widgets.sh draw [COUNT] [SEED] [WIDGETS] [FLAGS]   # pages + screenshots
 #        into target/widgets/set-SEED; WIDGETS default chessground,cm-chessboard (or add
-#        chessboardjs, react-chessboard, kokopu-react); `moves`: the squares each widget marks as the last
+#        chessboardjs, react-chessboard, kokopu-react, pgn-viewer); `moves`: the squares each widget marks as the last
 #        move are a move that could have been played, named in the manifest (set-SEED-moves);
 #        `phone`: a phone app's screen, the board across its width (set-SEED-phone);
 #        `blog`: a chess blog's post, the board among its paragraphs (set-SEED-blog);
@@ -33,7 +34,8 @@ case "${1:-}" in
     (cd $dir && [ -f package.json ] || npm init -y > /dev/null)
     (cd $dir && npm install --no-audit --no-fund chessground@9.2.1 cm-chessboard@8.15.1 \
       @chrisoakman/chessboardjs@1.0.0 jquery@3.7.1 react@19.3.1 react-dom@19.3.1 \
-      react-chessboard@5.12.1 kokopu@4.13.4 kokopu-react@3.4.0 esbuild@0.28.2 > /dev/null)
+      react-chessboard@5.12.1 kokopu@4.13.4 kokopu-react@3.4.0 @mliebelt/pgn-viewer@1.6.11 \
+      esbuild@0.28.2 > /dev/null)
     # react-chessboard needs React, which a page cannot import as it is: one bundle (the
     # entry is copied beside node_modules, where esbuild looks for the packages).
     cp benches/widgets/react-chessboard.jsx $dir/

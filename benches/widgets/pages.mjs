@@ -9,7 +9,7 @@
 // LABELS.jsonl: synth's labels (only `placement` is used). MODULES_DIR: node_modules with
 // the widgets. PIECES_DIR: lichess-layout piece sets (SET/wK.svg ...) for chessground and
 // chessboard.js. WIDGETS: a comma-separated list, default "chessground,cm-chessboard"
-// (also "chessboardjs", "react-chessboard", "kokopu-react"). Every choice is drawn from SEED. With `moves`,
+// (also "chessboardjs", "react-chessboard", "kokopu-react", "pgn-viewer"). Every choice is drawn from SEED. With `moves`,
 // the squares each widget marks as the last move are a move that could have been played
 // (drawn from a second stream, so that every other choice stays as without it), and
 // manifest.csv gets a `last_move` column (`e2e4`, or `-` when the page shows none).
@@ -433,7 +433,37 @@ function kokopuReact(placement, orientation) {
   return { head, script: "", source: `kokopu-react ${pieceset}, ${colorset}`, module: false };
 }
 
-const WIDGETS = { chessground, "cm-chessboard": cmChessboard, chessboardjs, "react-chessboard": reactChessboard, "kokopu-react": kokopuReact };
+// PgnViewerJS (@mliebelt/pgn-viewer, a game viewer on chess blogs and club sites, drawn by
+// chessground): its nine piece styles (case, condal and beyer never trained on) and nine
+// themes, book diagrams among them (informator's and sportverlag's hatched dark squares,
+// zeit, beyer, falken), coordinates in capitals beside the board or inside its edge
+// squares.
+function pgnViewer(placement, orientation) {
+  const pieceStyle = pick(["wikipedia", "alpha", "uscf", "case", "condal", "maya", "merida", "leipzig", "beyer"]);
+  const theme = pick(["default", "zeit", "green", "blue", "falken", "beyer", "sportverlag", "informator", "brown"]);
+  const config = {
+    position: placement + " w - - 0 1",
+    pieceStyle,
+    theme,
+    orientation,
+    showCoords: chance(0.75),
+    coordsInner: chance(0.5),
+  };
+  const head = `<script src="${moduleUrl("@mliebelt/pgn-viewer/lib/dist.js")}"></script>`;
+  // Its board is 320 px unless told: the page's box says (outer coordinates lie beyond it).
+  const script = `PGNV.pgnBoard("board", Object.assign(${JSON.stringify(config)}, { boardSize: document.getElementById("board").clientWidth + "px" }));`;
+  const coords = config.showCoords ? (config.coordsInner ? "inner coordinates" : "outer coordinates") : "no coordinates";
+  return { head, script, source: `pgn-viewer ${pieceStyle}, ${theme}, ${coords}`, module: false };
+}
+
+const WIDGETS = {
+  chessground,
+  "cm-chessboard": cmChessboard,
+  chessboardjs,
+  "react-chessboard": reactChessboard,
+  "kokopu-react": kokopuReact,
+  "pgn-viewer": pgnViewer,
+};
 const widgets = (widgetList || "chessground,cm-chessboard").split(",").map((name) => {
   if (!WIDGETS[name]) {
     console.error(`pages.mjs: no widget ${name} (${Object.keys(WIDGETS).join(", ")})`);
