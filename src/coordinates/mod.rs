@@ -5,7 +5,8 @@
 //! Each label spot (the corners of the edge squares, the margin beside each edge square and
 //! that margin's half next to the board) is cut from the straightened board; ink that
 //! stands apart from its background and stays clear of the spot's inner sides (so a piece
-//! reaching into the corner is not a label) is matched against the labels drawn in the
+//! reaching into the corner is not a label; a corner with nothing there is looked at again
+//! wider, for a large label on a small board) is matched against the labels drawn in the
 //! embedded DejaVu faces (files in either case). The two
 //! orientations predict different characters at every spot; the one the readings agree
 //! with wins, when enough of them do. When no spot says anything, `lined_up` looks for
