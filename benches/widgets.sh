@@ -18,7 +18,8 @@
 #        move are a move that could have been played, named in the manifest (set-SEED-moves);
 #        `phone`: a phone app's screen, the board across its width (set-SEED-phone);
 #        `blog`: a chess blog's post, the board among its paragraphs (set-SEED-blog);
-#        `moves,phone` or `moves,blog` both (set-SEED-moves-phone, set-SEED-moves-blog)
+#        `moves,phone` or `moves,blog` both (set-SEED-moves-phone, set-SEED-moves-blog);
+#        PGNV_THEMES=sportverlag,informator (environment): pgn-viewer's themes drawn from
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
 set -euo pipefail
 cd "$(dirname "$0")/.."

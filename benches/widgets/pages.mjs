@@ -440,7 +440,9 @@ function kokopuReact(placement, orientation) {
 // squares.
 function pgnViewer(placement, orientation) {
   const pieceStyle = pick(["wikipedia", "alpha", "uscf", "case", "condal", "maya", "merida", "leipzig", "beyer"]);
-  const theme = pick(["default", "zeit", "green", "blue", "falken", "beyer", "sportverlag", "informator", "brown"]);
+  // PGNV_THEMES=a,b (environment) draws from those themes only.
+  const themes = process.env.PGNV_THEMES?.split(",") ?? ["default", "zeit", "green", "blue", "falken", "beyer", "sportverlag", "informator", "brown"];
+  const theme = pick(themes);
   const config = {
     position: placement + " w - - 0 1",
     pieceStyle,
