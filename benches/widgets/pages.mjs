@@ -434,10 +434,10 @@ function kokopuReact(placement, orientation) {
 }
 
 // PgnViewerJS (@mliebelt/pgn-viewer, a game viewer on chess blogs and club sites, drawn by
-// chessground): its nine piece styles (case, condal and beyer never trained on) and nine
-// themes, book diagrams among them (informator's and sportverlag's hatched dark squares,
-// zeit, beyer, falken), coordinates in capitals beside the board or inside its edge
-// squares.
+// chessground): its nine piece styles (beyer never trained on; case and condal named, and
+// seemingly drawn, as two diagram fonts trained on) and nine themes, book diagrams among
+// them (informator's and sportverlag's hatched dark squares, zeit, beyer, falken),
+// coordinates in capitals beside the board or inside its edge squares.
 function pgnViewer(placement, orientation) {
   const pieceStyle = pick(["wikipedia", "alpha", "uscf", "case", "condal", "maya", "merida", "leipzig", "beyer"]);
   // PGNV_THEMES=a,b (environment) draws from those themes only.
