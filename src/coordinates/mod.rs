@@ -133,38 +133,52 @@ fn every_square_of(row: &[[usize; 4]], along_x: bool) -> Vec<[f32; 4]> {
         .collect()
 }
 
+/// A glyph's ink box (straightened pixels) and, when only a wider corner found it, the side
+/// whose label it reads as (0 white, 1 black, 2 neither).
+type WideInk = ([usize; 4], Option<usize>);
+
 /// Reads the label spots: the corners of the edge squares and the margin beside them.
 /// With the reading, the ink boxes (straightened pixels) of the glyphs in each group of
 /// spots where two or more labels agree with it, whatever each reads as (a style draws
-/// every label of an edge at the same place: a glyph there is a label, even misread).
+/// every label of an edge at the same place: a glyph there is a label, even misread),
+/// except that a glyph only the wider corner found counts only when it reads as the label
+/// the reading expects there (a small man can stand whole in that corner).
 fn read_spots(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)> {
     let templates = templates();
     // Votes (white, black) per group of spots: a label style puts every label of an edge
     // at the same place in its square, while stray matches (piece details, hatching)
     // scatter over the groups.
     let mut votes = [[0usize; 2]; GROUPS];
-    // Every glyph's ink box by group, and whether the group's edge runs along x.
-    let mut glyphs: Vec<(bool, Vec<[usize; 4]>)> = vec![(true, Vec::new()); GROUPS];
+    // Every glyph's ink box by group, and whether the group's edge runs along x; with,
+    // for a glyph of a wider corner, the side whose label it reads as (2: neither).
+    let mut glyphs: Vec<(bool, Vec<WideInk>)> = vec![(true, Vec::new()); GROUPS];
     for spot in spots() {
         // A label as large as chessboard.js draws on a small board (a 14 px letter on a
         // 29 px square) reaches past the corner's inner sides: a wider corner, only
         // where the corner itself held no label.
-        let found = glyph_at(board, spot.rect)
-            .or_else(|| spot.wider.and_then(|rect| glyph_at(board, rect)));
-        let Some((glyph, ink)) = found else {
-            continue;
+        let (found, wide) = match glyph_at(board, spot.rect) {
+            Some(found) => (found, false),
+            None => match spot.wider.and_then(|rect| glyph_at(board, rect)) {
+                Some(found) => (found, true),
+                None => continue,
+            },
         };
+        let (glyph, ink) = found;
+        let read = best_label(&glyph, templates, spot.digit).map_or(2, |label| {
+            if label == spot.white {
+                0
+            } else if label == spot.black {
+                1
+            } else {
+                2
+            }
+        });
+        if read < 2 {
+            votes[spot.group][read] += 1;
+        }
         let (along_x, row) = &mut glyphs[spot.group];
         *along_x = !spot.digit;
-        row.push(ink);
-        let Some(label) = best_label(&glyph, templates, spot.digit) else {
-            continue;
-        };
-        if label == spot.white {
-            votes[spot.group][0] += 1;
-        } else if label == spot.black {
-            votes[spot.group][1] += 1;
-        }
+        row.push((ink, wide.then_some(read)));
     }
     let reading = decide(&votes)?;
     let side = usize::from(reading.orientation == Orientation::Black);
@@ -172,7 +186,14 @@ fn read_spots(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)
         .into_iter()
         .zip(&votes)
         .filter(|(_, v)| v[side] >= 2)
-        .map(|(row, _)| row)
+        .map(|((along_x, row), _)| {
+            let labels = row
+                .into_iter()
+                .filter(|(_, wide)| wide.is_none_or(|read| read == side))
+                .map(|(ink, _)| ink)
+                .collect();
+            (along_x, labels)
+        })
         .collect();
     Some((reading, rows))
 }

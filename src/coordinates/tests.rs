@@ -337,3 +337,68 @@ fn large_labels_on_a_small_board_are_read_whole() {
         assert!(covered, "file {k}: ink {ink:?} outside {:?}", labels.boxes);
     }
 }
+
+/// A small man standing whole in the wider corner of an edge square (here a dark bar on
+/// h1, where chessboard.js would write "h") is found there as a glyph, but reads as no
+/// label the reading expects: it does not widen the labels' boxes, which would paint it
+/// out of its square.
+#[test]
+fn a_man_in_a_wider_corner_is_not_a_label() {
+    let cell = 29.0f32;
+    let margin = 30.0;
+    let (mut pm, quad) = brown_board(cell, margin);
+    let font = &fonts()[0];
+    let px = 16.3;
+    let ascent = {
+        use ab_glyph::{Font, ScaleFont};
+        font.as_scaled(ab_glyph::PxScale::from(px)).ascent()
+    };
+    let other = |r: usize, f: usize| {
+        if (r + f).is_multiple_of(2) {
+            DARK
+        } else {
+            LIGHT
+        }
+    };
+    for k in 0..8 {
+        let rank = char::from(b'8' - k as u8).to_string();
+        let y = margin + k as f32 * cell;
+        draw_text(&mut pm, font, px, margin + 2.0, y + 2.0, other(k, 0), &rank);
+        // Only the x-height letters (a, c, e), so that the labels' boxes stay below the
+        // bar's top.
+        if k % 2 == 1 || k > 4 {
+            continue;
+        }
+        let file = char::from(b'a' + k as u8).to_string();
+        let x = margin + k as f32 * cell;
+        let baseline = margin + 7.8 * cell;
+        draw_text(
+            &mut pm,
+            font,
+            px,
+            x + cell - 11.0,
+            baseline - ascent,
+            other(7, k),
+            &file,
+        );
+    }
+    // The bar: 0.5-0.75 of h1 across, 0.42-0.9 down.
+    let (x0, y0) = (margin + 7.5 * cell, margin + 7.42 * cell);
+    let bar = resvg::tiny_skia::Rect::from_xywh(x0, y0, 0.25 * cell, 0.48 * cell).unwrap();
+    let paint = crate::render::theme::paint([40, 30, 20], 255);
+    pm.fill_rect(bar, &paint, resvg::tiny_skia::Transform::identity(), None);
+    let labels = read_labels(&crate::render::scene::to_rgb(&pm), &quad).expect("labels read");
+    assert_eq!(labels.reading.orientation, Orientation::White);
+    // No box on the bottom row reaches up to the bar's top.
+    let bottom_row: Vec<[f32; 4]> = labels
+        .boxes
+        .iter()
+        .map(|b| b.map(|v| v * 8.0))
+        .filter(|b| b[1] > 7.0)
+        .collect();
+    assert!(!bottom_row.is_empty(), "{:?}", labels.boxes);
+    assert!(
+        bottom_row.iter().all(|b| b[1] > 7.46),
+        "a box reaches the bar: {bottom_row:?}"
+    );
+}
