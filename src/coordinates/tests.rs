@@ -255,14 +255,16 @@ fn file_letters_in_capitals_are_read() {
     assert_eq!((read.agreeing, read.disagreeing), (8, 0), "{read:?}");
 }
 
-/// chessboard.js on a small board: its labels keep their 14 px while the squares shrink
-/// to 29 px, so a file letter in a square's bottom right corner rises past the corner's
-/// half of the square (`b`'s stem, `f`). The labels' boxes cover every letter's ink,
-/// ascenders and all, so that `clear_labels` can paint out the whole of it.
-#[test]
-fn large_labels_on_a_small_board_are_read_whole() {
-    let cell = 29.0f32;
-    let margin = 30.0;
+/// Square side and margin (px) of [`large_labels_board`].
+const LARGE_CELL: f32 = 29.0;
+const LARGE_MARGIN: f32 = 30.0;
+
+/// A brown board of 29 px squares with chessboard.js's 14 px labels, white at the bottom:
+/// rank digits at the top left of the left column's squares, and the file letters of the
+/// files `files` accepts (0 = a) at the bottom right of the bottom row's, each label in the
+/// other square colour.
+fn large_labels_board(files: impl Fn(usize) -> bool) -> (Pixmap, Quad) {
+    let (cell, margin) = (LARGE_CELL, LARGE_MARGIN);
     let (mut pm, quad) = brown_board(cell, margin);
     let font = &fonts()[0];
     // ab_glyph's scale is the font's whole height (ascent to descent), a browser's
@@ -272,7 +274,6 @@ fn large_labels_on_a_small_board_are_read_whole() {
         use ab_glyph::{Font, ScaleFont};
         font.as_scaled(ab_glyph::PxScale::from(px)).ascent()
     };
-    // Each label in the other square colour, as chessboard.js draws it.
     let other = |r: usize, f: usize| {
         if (r + f).is_multiple_of(2) {
             DARK
@@ -281,23 +282,28 @@ fn large_labels_on_a_small_board_are_read_whole() {
         }
     };
     for k in 0..8 {
-        let x = margin + k as f32 * cell;
-        let file = char::from(b'a' + k as u8).to_string();
-        // Baseline at 0.8 of the bottom row's squares, 3 px in from the right.
-        let baseline = margin + 7.8 * cell;
-        draw_text(
-            &mut pm,
-            font,
-            px,
-            x + cell - 11.0,
-            baseline - ascent,
-            other(7, k),
-            &file,
-        );
         let rank = char::from(b'8' - k as u8).to_string();
         let y = margin + k as f32 * cell;
         draw_text(&mut pm, font, px, margin + 2.0, y + 2.0, other(k, 0), &rank);
+        if files(k) {
+            // Baseline at 0.8 of the bottom row's squares, 3 px in from the right.
+            let file = char::from(b'a' + k as u8).to_string();
+            let (x, baseline) = (margin + k as f32 * cell, margin + 7.8 * cell);
+            let top = baseline - ascent;
+            draw_text(&mut pm, font, px, x + cell - 11.0, top, other(7, k), &file);
+        }
     }
+    (pm, quad)
+}
+
+/// chessboard.js on a small board: its labels keep their 14 px while the squares shrink
+/// to 29 px, so a file letter in a square's bottom right corner rises past the corner's
+/// half of the square (`b`'s stem, `f`). The labels' boxes cover every letter's ink,
+/// ascenders and all, so that `clear_labels` can paint out the whole of it.
+#[test]
+fn large_labels_on_a_small_board_are_read_whole() {
+    let (cell, margin) = (LARGE_CELL, LARGE_MARGIN);
+    let (pm, quad) = large_labels_board(|_| true);
     let img = crate::render::scene::to_rgb(&pm);
     let labels = read_labels(&img, &quad).expect("the labels are read");
     assert_eq!(labels.reading.orientation, Orientation::White);
@@ -344,44 +350,10 @@ fn large_labels_on_a_small_board_are_read_whole() {
 /// out of its square.
 #[test]
 fn a_man_in_a_wider_corner_is_not_a_label() {
-    let cell = 29.0f32;
-    let margin = 30.0;
-    let (mut pm, quad) = brown_board(cell, margin);
-    let font = &fonts()[0];
-    let px = 16.3;
-    let ascent = {
-        use ab_glyph::{Font, ScaleFont};
-        font.as_scaled(ab_glyph::PxScale::from(px)).ascent()
-    };
-    let other = |r: usize, f: usize| {
-        if (r + f).is_multiple_of(2) {
-            DARK
-        } else {
-            LIGHT
-        }
-    };
-    for k in 0..8 {
-        let rank = char::from(b'8' - k as u8).to_string();
-        let y = margin + k as f32 * cell;
-        draw_text(&mut pm, font, px, margin + 2.0, y + 2.0, other(k, 0), &rank);
-        // Only the x-height letters (a, c, e), so that the labels' boxes stay below the
-        // bar's top.
-        if k % 2 == 1 || k > 4 {
-            continue;
-        }
-        let file = char::from(b'a' + k as u8).to_string();
-        let x = margin + k as f32 * cell;
-        let baseline = margin + 7.8 * cell;
-        draw_text(
-            &mut pm,
-            font,
-            px,
-            x + cell - 11.0,
-            baseline - ascent,
-            other(7, k),
-            &file,
-        );
-    }
+    let (cell, margin) = (LARGE_CELL, LARGE_MARGIN);
+    // Only the x-height letters (a, c, e), so that the labels' boxes stay below the bar's
+    // top.
+    let (mut pm, quad) = large_labels_board(|k| k % 2 == 0 && k <= 4);
     // The bar: 0.5-0.75 of h1 across, 0.42-0.9 down.
     let (x0, y0) = (margin + 7.5 * cell, margin + 7.42 * cell);
     let bar = resvg::tiny_skia::Rect::from_xywh(x0, y0, 0.25 * cell, 0.48 * cell).unwrap();
