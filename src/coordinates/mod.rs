@@ -134,8 +134,8 @@ fn every_square_of(row: &[[usize; 4]], along_x: bool) -> Vec<[f32; 4]> {
 }
 
 /// A glyph's ink box (straightened pixels) and, when only a wider corner found it, the side
-/// whose label it reads as (0 white, 1 black, 2 neither).
-type WideInk = ([usize; 4], Option<usize>);
+/// whose label it reads as (`None` inside: neither side's).
+type WideInk = ([usize; 4], Option<Option<usize>>);
 
 /// Reads the label spots: the corners of the edge squares and the margin beside them.
 /// With the reading, the ink boxes (straightened pixels) of the glyphs in each group of
@@ -150,7 +150,7 @@ fn read_spots(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)
     // scatter over the groups.
     let mut votes = [[0usize; 2]; GROUPS];
     // Every glyph's ink box by group, and whether the group's edge runs along x; with,
-    // for a glyph of a wider corner, the side whose label it reads as (2: neither).
+    // for a glyph of a wider corner, the side whose label it reads as.
     let mut glyphs: Vec<(bool, Vec<WideInk>)> = vec![(true, Vec::new()); GROUPS];
     for spot in spots() {
         // A label as large as chessboard.js draws on a small board (a 14 px letter on a
@@ -164,17 +164,11 @@ fn read_spots(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)
             },
         };
         let (glyph, ink) = found;
-        let read = best_label(&glyph, templates, spot.digit).map_or(2, |label| {
-            if label == spot.white {
-                0
-            } else if label == spot.black {
-                1
-            } else {
-                2
-            }
-        });
-        if read < 2 {
-            votes[spot.group][read] += 1;
+        // The side (0 white, 1 black) whose label the glyph reads as, if either's.
+        let read = best_label(&glyph, templates, spot.digit)
+            .and_then(|label| [spot.white, spot.black].iter().position(|&l| l == label));
+        if let Some(side) = read {
+            votes[spot.group][side] += 1;
         }
         let (along_x, row) = &mut glyphs[spot.group];
         *along_x = !spot.digit;
@@ -189,7 +183,7 @@ fn read_spots(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)
         .map(|((along_x, row), _)| {
             let labels = row
                 .into_iter()
-                .filter(|(_, wide)| wide.is_none_or(|read| read == side))
+                .filter(|(_, wide)| wide.is_none_or(|read| read == Some(side)))
                 .map(|(ink, _)| ink)
                 .collect();
             (along_x, labels)
