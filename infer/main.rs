@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use fenscan::classifier::{BUILTIN_NAME, Backend, Classifier};
 use fenscan::clear_labels::ClearLabelsConfig;
+use fenscan::clear_marks::ClearMarksConfig;
 use fenscan::fen::check::check_text;
 use fenscan::fen::parse::parse_fen;
 use fenscan::lookalike::LookalikeConfig;
@@ -106,6 +107,10 @@ struct ModelArgs {
     /// pieces where the board's labels stand.
     #[arg(long)]
     no_clear_labels: bool,
+    /// Do not look again, with a coloured mark painted out, at the squares read as men that
+    /// show one bright colour laid over a plain square (a text marker, an arrow).
+    #[arg(long)]
+    no_clear_marks: bool,
     /// Do not read a faded board (tones squeezed towards grey: a photo of a screen in
     /// daylight, newsprint) or a dim one (an underexposed photo) again with its tones
     /// stretched.
@@ -211,6 +216,7 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
         lookalike: (!model.no_twins).then(LookalikeConfig::default),
         relook: (!model.no_relook).then(RelookConfig::default),
         clear_labels: (!model.no_clear_labels).then(ClearLabelsConfig::default),
+        clear_marks: (!model.no_clear_marks).then(ClearMarksConfig::default),
         orientation: model.orientation.as_deref().map(|o| {
             if o == "black" {
                 Orientation::Black

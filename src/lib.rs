@@ -56,6 +56,7 @@ pub mod board_top;
 pub mod class;
 pub mod classifier;
 pub mod clear_labels;
+pub mod clear_marks;
 pub mod fen;
 pub mod placement;
 

@@ -343,6 +343,7 @@ fn json_output_has_the_fields() {
         "hidden",
         "relooked",
         "labels_cleared",
+        "marks_cleared",
         "tones",
         "twins",
         "changes",

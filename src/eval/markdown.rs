@@ -62,6 +62,10 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
         "Squares found empty once their coordinate labels were painted out: {} (wrong {}).\n",
         t.labels_cleared, t.wrong_labels_cleared,
     );
+    md += &format!(
+        "Squares found empty once a coloured mark over them was painted out: {} (wrong {}).\n",
+        t.marks_cleared, t.wrong_marks_cleared,
+    );
     if let Some(moves) = t.moves.markdown() {
         md += &moves;
     }

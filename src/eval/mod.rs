@@ -166,6 +166,11 @@ pub struct ImageOutcome {
     pub labels_cleared: usize,
     /// Wrong squares among those.
     pub wrong_labels_cleared: usize,
+    /// Squares found empty once a coloured mark over them was painted out (see
+    /// [`crate::clear_marks`]).
+    pub marks_cleared: usize,
+    /// Wrong squares among those.
+    pub wrong_marks_cleared: usize,
     /// The last move the label says is highlighted (`null`: it does not say; `-`: none).
     pub shown_move: ShownMove,
     /// The last move the pipeline named.
@@ -206,6 +211,11 @@ pub struct GroupStats {
     pub labels_cleared: usize,
     /// Wrong squares among those.
     pub wrong_labels_cleared: usize,
+    /// Squares found empty once a coloured mark over them was painted out (see
+    /// [`crate::clear_marks`]).
+    pub marks_cleared: usize,
+    /// Wrong squares among those.
+    pub wrong_marks_cleared: usize,
     /// Last moves read, where the labels say.
     pub moves: MoveStats,
 }
@@ -226,6 +236,8 @@ impl GroupStats {
             self.wrong_unsure += o.wrong_unsure;
             self.labels_cleared += o.labels_cleared;
             self.wrong_labels_cleared += o.wrong_labels_cleared;
+            self.marks_cleared += o.marks_cleared;
+            self.wrong_marks_cleared += o.wrong_marks_cleared;
             if !o.wrong.is_empty() && o.wrong_unsure == o.wrong.len() {
                 self.all_errors_flagged += 1;
             }
@@ -359,6 +371,8 @@ fn one(
         wrong_unsure: 0,
         labels_cleared: 0,
         wrong_labels_cleared: 0,
+        marks_cleared: 0,
+        wrong_marks_cleared: 0,
         shown_move: li.last_move,
         named_move: None,
     };
@@ -380,6 +394,7 @@ fn one(
             out.corner_error = li.quad.map(|q| corner_error(&rec.board.quad, &q));
             out.unsure = rec.uncertain.len();
             out.labels_cleared = rec.labels_cleared.len();
+            out.marks_cleared = rec.marks_cleared.len();
             out.named_move = rec.last_move.map(|m| m.squares());
             for i in 0..64 {
                 let (t, p) = (li.placement.0[i], rec.placement.0[i]);
@@ -389,6 +404,8 @@ fn one(
                         usize::from(rec.uncertain.iter().any(|u| Some(u.square) == sq));
                     out.wrong_labels_cleared +=
                         usize::from(rec.labels_cleared.iter().any(|&c| Some(c) == sq));
+                    out.wrong_marks_cleared +=
+                        usize::from(rec.marks_cleared.iter().any(|&c| Some(c) == sq));
                     let sq = sq.map(|s| s.to_string()).unwrap_or_default();
                     out.wrong
                         .push(format!("{sq}: {} -> {}", t.name(), p.name()));

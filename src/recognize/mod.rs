@@ -12,6 +12,7 @@ use crate::board_top::{self, Reading, picture_top};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
 use crate::clear_labels;
+use crate::clear_marks;
 use crate::coordinates::read_labels;
 use crate::decode::{argmax, clearly_not_a_game, decode_game, sure_placement};
 use crate::fen::check::check;
@@ -188,6 +189,10 @@ impl Recognizer {
             ),
             _ => Vec::new(),
         };
+        let marks_cleared = match &opts.clear_marks {
+            Some(cfg) => clear_marks::apply(&crops, self.classifier.crop(), &mut image_probs, cfg),
+            None => Vec::new(),
+        };
         let mut as_read = [[0f32; 13]; 64];
         for (i, p) in image_probs.iter().enumerate().take(64) {
             as_read[i] = *p;
@@ -243,6 +248,10 @@ impl Recognizer {
         };
         let relooked = relooked.iter().filter_map(|&i| true_square(i)).collect();
         let labels_cleared = labels_cleared
+            .iter()
+            .filter_map(|&i| true_square(i))
+            .collect();
+        let marks_cleared = marks_cleared
             .iter()
             .filter_map(|&i| true_square(i))
             .collect();
@@ -371,6 +380,7 @@ impl Recognizer {
             cut_off,
             relooked,
             labels_cleared,
+            marks_cleared,
             tones,
             twins,
             last_move,

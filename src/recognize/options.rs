@@ -3,6 +3,7 @@
 
 use crate::board::FinderConfig;
 use crate::clear_labels::ClearLabelsConfig;
+use crate::clear_marks::ClearMarksConfig;
 use crate::decode::DecodeConfig;
 use crate::hidden::HiddenConfig;
 use crate::levels;
@@ -30,6 +31,10 @@ pub struct RecognizeOptions {
     /// where the board's labels stand, when labels were read (`None`: off; see
     /// [`crate::clear_labels`]).
     pub clear_labels: Option<ClearLabelsConfig>,
+    /// Look again, with a coloured mark painted out, at the squares read as men that show
+    /// one colour laid over a plain square (a text marker, an arrow; `None`: off; see
+    /// [`crate::clear_marks`]).
+    pub clear_marks: Option<ClearMarksConfig>,
     /// Override the orientation.
     pub orientation: Option<Orientation>,
     /// A square whose top probability is below this is reported as uncertain. Default 0.9.
@@ -61,6 +66,7 @@ impl Default for RecognizeOptions {
             lookalike: Some(LookalikeConfig::default()),
             relook: Some(RelookConfig::default()),
             clear_labels: Some(ClearLabelsConfig::default()),
+            clear_marks: Some(ClearMarksConfig::default()),
             orientation: None,
             uncertain_below: 0.9,
             unlike_twins_margin: Some(0.2),

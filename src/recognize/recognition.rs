@@ -57,6 +57,10 @@ pub struct Recognition {
     /// [`crate::clear_labels`]).
     #[serde(serialize_with = "ser_squares")]
     pub labels_cleared: Vec<Square>,
+    /// Squares found empty once a coloured mark over them was painted out (see
+    /// [`crate::clear_marks`]).
+    #[serde(serialize_with = "ser_squares")]
+    pub marks_cleared: Vec<Square>,
     /// Unsure squares compared with a clearly read twin on the board.
     pub twins: Vec<TwinReading>,
     /// The last move the picture highlights, when it clearly shows one (see
