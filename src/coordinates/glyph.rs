@@ -16,14 +16,25 @@ const LABELS: &str = "abcdefghABCDEFGH12345678";
 /// Least correlation of a label with its best template.
 const MIN_MATCH: f32 = 0.45;
 
+/// Why a spot holds no label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NoGlyph {
+    /// No ink: the spot is as plain as its background.
+    Blank,
+    /// Ink, but not one label standing free (a piece, a frame, a label cut by the spot's
+    /// side, or too much or too little of it).
+    NotALabel,
+}
+
+/// A label's glyph normalised to `GLYPH` x `GLYPH`, with its ink box `[x0, y0, x1, y1]`
+/// in straightened pixels.
+pub(super) type Glyph = (Vec<f32>, [usize; 4]);
+
 /// The ink in `rect`, normalised to `GLYPH` x `GLYPH` (aspect kept, centred), when it
 /// looks like one label: clearly darker or lighter than the spot's background, a small
 /// share of it, and not touching the spot's edges (a piece or a neighbouring square would);
 /// with the ink's bounding box `[x0, y0, x1, y1]` in straightened pixels.
-pub(super) fn glyph_at(
-    board: &Straightened<'_>,
-    rect: [usize; 4],
-) -> Option<(Vec<f32>, [usize; 4])> {
+pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Result<Glyph, NoGlyph> {
     let [x0, y0, x1, y1] = rect;
     let (w, h) = (x1 - x0, y1 - y0);
     let mut values: Vec<u8> = Vec::with_capacity(w * h);
@@ -64,7 +75,7 @@ pub(super) fn glyph_at(
         (ink_is_dark, contrast) = extremes(1, 99);
     }
     if contrast < MIN_INK_CONTRAST {
-        return None;
+        return Err(NoGlyph::Blank);
     }
     let threshold = contrast / 2;
     let ink: Vec<bool> = values
@@ -83,16 +94,16 @@ pub(super) fn glyph_at(
     let ink = free_standing(&ink, w, h);
     let count = ink.iter().filter(|&&b| b).count();
     if count < 8 || count * 3 > w * h {
-        return None;
+        return Err(NoGlyph::NotALabel);
     }
-    let [bx0, by0, bx1, by1] = ink_bounds(&ink, w, h)?;
+    let [bx0, by0, bx1, by1] = ink_bounds(&ink, w, h).ok_or(NoGlyph::NotALabel)?;
     let (gw, gh) = (bx1 - bx0, by1 - by0);
     // A label is small.
     if gh < 5 || gh * 10 > h * 9 || gw * 10 > w * 9 {
-        return None;
+        return Err(NoGlyph::NotALabel);
     }
     let glyph = standardise(normalise(&ink, w, [bx0, by0, bx1, by1]));
-    Some((glyph, [x0 + bx0, y0 + by0, x0 + bx1, y0 + by1]))
+    Ok((glyph, [x0 + bx0, y0 + by0, x0 + bx1, y0 + by1]))
 }
 
 /// The bounding box `[x0, y0, x1, y1]` (exclusive ends) of the ink in a `w` x `h` mask.

@@ -21,7 +21,7 @@ mod glyph;
 mod lined_up;
 mod straightened;
 
-use glyph::{GLYPH, best_label, glyph_at, templates};
+use glyph::{GLYPH, NoGlyph, best_label, glyph_at, templates};
 use straightened::Straightened;
 
 /// Pixels per square of the straightened board the labels are read on (labels are about a
@@ -155,13 +155,15 @@ fn read_spots(board: &Straightened<'_>) -> Option<(CoordinateReading, LabelRows)
     for spot in spots() {
         // A label as large as chessboard.js draws on a small board (a 14 px letter on a
         // 29 px square) reaches past the corner's inner sides: a wider corner, only
-        // where the corner itself held no label.
+        // where the corner itself held ink but no label (a blank corner has nothing
+        // reaching into it).
         let (found, wide) = match glyph_at(board, spot.rect) {
-            Some(found) => (found, false),
-            None => match spot.wider.and_then(|rect| glyph_at(board, rect)) {
-                Some(found) => (found, true),
-                None => continue,
+            Ok(found) => (found, false),
+            Err(NoGlyph::NotALabel) => match spot.wider.map(|rect| glyph_at(board, rect)) {
+                Some(Ok(found)) => (found, true),
+                _ => continue,
             },
+            Err(NoGlyph::Blank) => continue,
         };
         let (glyph, ink) = found;
         // The side (0 white, 1 black) whose label the glyph reads as, if either's.

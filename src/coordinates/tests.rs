@@ -374,3 +374,25 @@ fn a_man_in_a_wider_corner_is_not_a_label() {
         "a box reaches the bar: {bottom_row:?}"
     );
 }
+
+/// A spot says why it holds no label: a blank corner (nothing reaches into it, so the
+/// wider corner is not looked at) or ink that is no label standing free there (b1's "b",
+/// its stem cut by the half corner's side, which the wider corner holds whole).
+#[test]
+fn a_blank_corner_is_told_from_a_label_it_cuts() {
+    let (pm, quad) = large_labels_board(|_| true);
+    let img = crate::render::scene::to_rgb(&pm);
+    let board = Straightened::new(&img, &quad).expect("straightened");
+    let offset = MARGIN * SQUARE as f32;
+    let px = |b: [f32; 4]| b.map(|v| (v * SQUARE as f32 + offset).round() as usize);
+    // b1 is column 1, row 7 in squares from the top left.
+    assert_eq!(
+        glyph_at(&board, px([1.5, 7.5, 2.0, 8.0])).err(),
+        Some(NoGlyph::NotALabel)
+    );
+    assert!(glyph_at(&board, px([1.375, 7.375, 2.0, 8.0])).is_ok());
+    assert_eq!(
+        glyph_at(&board, px([1.0, 7.0, 1.5, 7.5])).err(),
+        Some(NoGlyph::Blank)
+    );
+}
