@@ -326,6 +326,27 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
              (README)"
         );
     }
+    let listed = |squares: &[shakmaty::Square]| {
+        squares
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !r.labels_cleared.is_empty() {
+        eprintln!(
+            "{prefix}read {} as empty: the coordinate label drawn there was read as a man \
+             at first",
+            listed(&r.labels_cleared)
+        );
+    }
+    if !r.marks_cleared.is_empty() {
+        eprintln!(
+            "{prefix}read {} as empty: a mark drawn there in one colour (a letter, a sign) \
+             was read as a man at first (--no-clear-marks keeps the first reading)",
+            listed(&r.marks_cleared)
+        );
+    }
     for t in r.twins.iter().filter(|t| t.from != t.to) {
         eprintln!(
             "{prefix}read {} as {}, not {}: it looks like the {} on {} (similarity {:.2})",

@@ -29,8 +29,8 @@ pub struct ClearMarksConfig {
     /// How far (grey levels, any channel) a pixel may lie from the blend of the square's
     /// tone and the mark's colour and still be counted as the mark. Default 14.
     pub blend_tolerance: f32,
-    /// Least share of the square's middle the mark must cover: a few pixels of colour are
-    /// not what the classifier took for a man. Default 0.02.
+    /// Least share of the square the mark must cover: a few pixels of colour are not what
+    /// the classifier took for a man. Default 0.02.
     pub min_cover: f32,
 }
 
@@ -43,6 +43,10 @@ impl Default for ClearMarksConfig {
         }
     }
 }
+
+/// Least distance (grey levels, any channel) from the square's tone of the pixels the
+/// mark's colour is taken from: well past anti-aliasing and gradients.
+const INK_AWAY: f32 = 40.0;
 
 /// Looks again at the squares of `probs` (crop order, see [`crate::squares::cut`]) read as
 /// men whose crops (`crops`, cut with `crop_cfg`) show one coloured mark on a plain square:
@@ -97,31 +101,23 @@ pub fn paint_out_mark(
         .map(|(x, y)| crop.get_pixel(x, y).0.map(f32::from))
         .collect();
     // The square's tone: what most of it shows (a mark covers far less than half).
-    let ground: [f32; 3] = std::array::from_fn(|c| {
-        let mut v: Vec<f32> = pixels.iter().map(|p| p[c]).collect();
-        let mid = v.len() / 2;
-        *v.select_nth_unstable_by(mid, f32::total_cmp).1
-    });
+    let ground = median(pixels.iter());
     let off = |p: &[f32; 3]| (0..3).map(|c| (p[c] - ground[c]).abs()).fold(0.0, f32::max);
     // The mark's colour: the pixels farthest from the tone (the mark's solid middle).
-    let mut far: Vec<&[f32; 3]> = pixels.iter().filter(|p| off(p) > 40.0).collect();
+    let mut far: Vec<&[f32; 3]> = pixels.iter().filter(|p| off(p) > INK_AWAY).collect();
     if (far.len() as f32) < cfg.min_cover * pixels.len() as f32 {
         return None;
     }
     far.sort_by(|a, b| off(b).total_cmp(&off(a)));
     far.truncate(far.len().div_ceil(3));
-    let mark: [f32; 3] = std::array::from_fn(|c| {
-        let mut v: Vec<f32> = far.iter().map(|p| p[c]).collect();
-        let mid = v.len() / 2;
-        *v.select_nth_unstable_by(mid, f32::total_cmp).1
-    });
+    let mark = median(far.into_iter());
     let chroma = mark.iter().copied().fold(f32::MIN, f32::max)
         - mark.iter().copied().fold(f32::MAX, f32::min);
     if chroma < cfg.min_chroma as f32 {
         return None;
     }
     let towards: [f32; 3] = std::array::from_fn(|c| mark[c] - ground[c]);
-    let length2: f32 = towards.iter().map(|v| v * v).sum();
+    let length2: f32 = towards.iter().map(|v| v * v).sum::<f32>().max(1.0);
     let fill = Rgb(ground.map(|v| v.round().clamp(0.0, 255.0) as u8));
     let mut out = crop.clone();
     for y in from..to {
@@ -138,6 +134,18 @@ pub fn paint_out_mark(
         }
     }
     Some(out)
+}
+
+/// The median of each channel of `pixels` (none: zero).
+fn median<'a>(pixels: impl Iterator<Item = &'a [f32; 3]> + Clone) -> [f32; 3] {
+    std::array::from_fn(|c| {
+        let mut v: Vec<f32> = pixels.clone().map(|p| p[c]).collect();
+        if v.is_empty() {
+            return 0.0;
+        }
+        let mid = v.len() / 2;
+        *v.select_nth_unstable_by(mid, f32::total_cmp).1
+    })
 }
 
 #[cfg(test)]
