@@ -84,6 +84,32 @@ pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
         .unwrap_or(0)
 }
 
+/// The class a square read as something it cannot be (a second king) is read as
+/// instead: among the `allowed` classes, the likeliest when the reading's colour and piece
+/// kind are weighed apart. The first reading's colour is evidence that outlives its piece
+/// kind (an odd style's black pawns read as black kings first and white pawns second are
+/// black pawns), so a man's score is the share of the man's probability its colour holds
+/// times the probability of its kind in either colour; empty keeps its own probability.
+pub(crate) fn runner_up(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
+    let man: f32 = row[1..].iter().sum();
+    let colour = |c: usize| -> f32 {
+        let from = if c <= 6 { 1 } else { 7 };
+        row[from..from + 6].iter().sum::<f32>() / man.max(1e-9)
+    };
+    let score = |c: usize| {
+        if c == 0 {
+            row[0]
+        } else {
+            let kind = (c - 1) % 6;
+            colour(c) * (row[1 + kind] + row[7 + kind])
+        }
+    };
+    (0..13)
+        .filter(|&c| allowed(c))
+        .max_by(|&a, &b| score(a).total_cmp(&score(b)))
+        .unwrap_or(0)
+}
+
 /// Whether the squares read surely (top class at least `cfg.sure`) already break a rule
 /// that every game position keeps: two kings of a side, a pawn on rank 1 or 8, more than
 /// 8 pawns or 16 men of a side, more promoted pieces than missing pawns.
@@ -168,7 +194,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
                 if i != keep && unsure(i) {
                     let other_has_king = !kings_of(&p, !color).is_empty();
                     let back_rank = !(8..56).contains(&i);
-                    let to = best(&probs[i], |c| {
+                    let to = runner_up(&probs[i], |c| {
                         c != king && !(c == other && other_has_king) && !(back_rank && is_pawn(c))
                     });
                     set(&mut p, i, to, "each side has one king", &mut changes);
@@ -347,6 +373,31 @@ mod tests {
         assert_eq!(decoded("k7/8/8/8/4k3/8/8/K7"), "k7/8/8/8/4q3/8/8/K7");
         // With no white king anywhere, the colour misreading is the likely story.
         assert_eq!(decoded("k7/8/8/8/4k3/8/8/8"), "k7/8/8/8/4K3/8/8/8");
+    }
+
+    #[test]
+    fn a_second_king_keeps_its_colour_when_it_gives_way() {
+        // kokopu-react's "eyes" black pawns read first as black kings, second as white
+        // pawns: f6 (black king 0.37, white pawn 0.35, black pawn 0.10, black bishop 0.08,
+        // black knight 0.05, white bishop 0.05) beside the sure black king on a8. Its
+        // reading is black three to two: a black pawn, not the runner-up white pawn.
+        let p: Placement = "k7/8/5k2/8/8/8/8/K7".parse().unwrap();
+        let mut probs = confident(&p);
+        let f6 = 2 * 8 + 5;
+        probs[f6] = [0.0; 13];
+        for (c, v) in [
+            (12, 0.37),
+            (1, 0.35),
+            (7, 0.10),
+            (9, 0.08),
+            (8, 0.05),
+            (3, 0.05),
+        ] {
+            probs[f6][c] = v;
+        }
+        let (d, changes) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d.to_string(), "k7/8/5p2/8/8/8/8/K7");
+        assert_eq!(changes.len(), 1);
     }
 
     #[test]
