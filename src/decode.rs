@@ -84,12 +84,13 @@ pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
         .unwrap_or(0)
 }
 
-/// The class a square read as something it cannot be (a second king) is read as
-/// instead: among the `allowed` classes, the likeliest when the reading's colour and piece
-/// kind are weighed apart. The first reading's colour is evidence that outlives its piece
-/// kind (an odd style's black pawns read as black kings first and white pawns second are
-/// black pawns), so a man's score is the share of the man's probability its colour holds
-/// times the probability of its kind in either colour; empty keeps its own probability.
+/// The class a square read as something it cannot be (a second king, a pawn on rank 1
+/// or 8) is read as instead: among the `allowed` classes, the likeliest when the reading's
+/// colour and piece kind are weighed apart. The first reading's colour is evidence that
+/// outlives its piece kind (an odd style's black pawns read as black kings first and white
+/// pawns second are black pawns), so a man's score is the share of the man's probability
+/// its colour holds times the probability of its kind in either colour; empty keeps its
+/// own probability.
 pub(crate) fn runner_up(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
     let man: f32 = row[1..].iter().sum();
     let colour = |c: usize| -> f32 {
@@ -166,10 +167,11 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
         }
     };
     let is_pawn = |c: usize| c == 1 || c == 7;
-    // Pawns on the back ranks become their most probable non-pawn class.
+    // Pawns on the back ranks become their most probable non-pawn class (colour and kind
+    // weighed apart).
     for i in (0..8).chain(56..64) {
         if is_pawn(p.0[i].index()) && unsure(i) {
-            let to = best(&probs[i], |c| !is_pawn(c));
+            let to = runner_up(&probs[i], |c| !is_pawn(c));
             set(&mut p, i, to, "no pawns on rank 1 or 8", &mut changes);
         }
     }
@@ -376,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn a_second_king_keeps_its_colour_when_it_gives_way() {
+    fn a_man_that_cannot_be_keeps_its_colour() {
         // kokopu-react's "eyes" black pawns read first as black kings, second as white
         // pawns: f6 (black king 0.37, white pawn 0.35, black pawn 0.10, black bishop 0.08,
         // black knight 0.05, white bishop 0.05) beside the sure black king on a8. Its
@@ -398,6 +400,16 @@ mod tests {
         let (d, changes) = decode(&probs, &DecodeConfig::default());
         assert_eq!(d.to_string(), "k7/8/5p2/8/8/8/8/K7");
         assert_eq!(changes.len(), 1);
+        // A white pawn on h8 (0.55; black knight 0.25, white bishop 0.15, white knight
+        // 0.05) is a white man: a knight, the likeliest kind after the pawn.
+        let p: Placement = "k6P/8/8/8/8/8/8/K7".parse().unwrap();
+        let mut probs = confident(&p);
+        probs[7] = [0.0; 13];
+        for (c, v) in [(1, 0.55), (8, 0.25), (3, 0.15), (2, 0.05)] {
+            probs[7][c] = v;
+        }
+        let (d, _) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d.to_string(), "k6N/8/8/8/8/8/8/K7");
     }
 
     #[test]
