@@ -151,6 +151,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
     let mut p = argmax(probs);
     let mut changes = Vec::new();
     let unsure = |i: usize| top_probability(&probs[i]) < cfg.sure;
+
     let set = |p: &mut Placement, i: usize, to: usize, reason: &str, changes: &mut Vec<Change>| {
         let from = p.0[i];
         let to = SquareClass::from_index(to).unwrap_or_default();
@@ -167,6 +168,19 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
         }
     };
     let is_pawn = |c: usize| c == 1 || c == 7;
+    // A contested square (white knight 0.40, black bishop 0.35, black knight 0.25) is read
+    // with its colour and kind weighed apart: a black knight. A reading of more than half
+    // always stands.
+    for i in (0..64).filter(|&i| unsure(i)) {
+        let to = runner_up(&probs[i], |_| true);
+        set(
+            &mut p,
+            i,
+            to,
+            "its colour and kind weighed apart",
+            &mut changes,
+        );
+    }
     // Pawns on the back ranks become their most probable non-pawn class (colour and kind
     // weighed apart).
     for i in (0..8).chain(56..64) {
@@ -410,6 +424,27 @@ mod tests {
         }
         let (d, _) = decode(&probs, &DecodeConfig::default());
         assert_eq!(d.to_string(), "k6N/8/8/8/8/8/8/K7");
+    }
+
+    #[test]
+    fn a_contested_square_is_read_with_colour_and_kind_weighed_apart() {
+        let p: Placement = "k7/8/8/8/4N3/8/8/K7".parse().unwrap();
+        let mut probs = confident(&p);
+        let e4 = 4 * 8 + 4;
+        probs[e4] = [0.0; 13];
+        // White knight 0.40, black bishop 0.35, black knight 0.25: black 0.6 and a knight
+        // 0.65 of the time.
+        for (c, v) in [(2, 0.40), (9, 0.35), (8, 0.25)] {
+            probs[e4][c] = v;
+        }
+        let (d, changes) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d.to_string(), "k7/8/8/8/4n3/8/8/K7");
+        assert_eq!(changes.len(), 1);
+        // A reading of more than half stands.
+        (probs[e4][2], probs[e4][9], probs[e4][8]) = (0.52, 0.28, 0.20);
+        let (d, changes) = decode(&probs, &DecodeConfig::default());
+        assert_eq!(d, p);
+        assert!(changes.is_empty());
     }
 
     #[test]
