@@ -84,14 +84,15 @@ pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
         .unwrap_or(0)
 }
 
-/// The class a square read as something it cannot be (a second king, a pawn on rank 1
-/// or 8) is read as instead: among the `allowed` classes, the likeliest when the reading's
-/// colour and piece kind are weighed apart. The first reading's colour is evidence that
-/// outlives its piece kind (an odd style's black pawns read as black kings first and white
-/// pawns second are black pawns), so a man's score is the share of the man's probability
-/// its colour holds times the probability of its kind in either colour; empty keeps its
-/// own probability.
-pub(crate) fn runner_up(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
+/// The likeliest of the `allowed` classes when a reading's colour and piece kind are
+/// weighed apart: a man's score is the share of the man's probability its colour holds
+/// times the probability of its kind in either colour; empty keeps its own probability.
+/// A reading's colour is evidence that outlives its piece kind: a square read as a second
+/// king (an odd style's black pawns read as black kings first and white pawns second) is
+/// a black pawn, and one torn between a white knight (0.40), a black bishop (0.35) and a
+/// black knight (0.25) a black knight. A class over one half wins on both factors.
+/// (Class indices as [`SquareClass::index`]: white men 1-6, black men 7-12, same order.)
+pub(crate) fn best_weighed_apart(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
     let man: f32 = row[1..].iter().sum();
     let colour = |c: usize| -> f32 {
         let from = if c <= 6 { 1 } else { 7 };
@@ -151,7 +152,6 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
     let mut p = argmax(probs);
     let mut changes = Vec::new();
     let unsure = |i: usize| top_probability(&probs[i]) < cfg.sure;
-
     let set = |p: &mut Placement, i: usize, to: usize, reason: &str, changes: &mut Vec<Change>| {
         let from = p.0[i];
         let to = SquareClass::from_index(to).unwrap_or_default();
@@ -172,7 +172,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
     // with its colour and kind weighed apart: a black knight. A reading of more than half
     // always stands.
     for i in (0..64).filter(|&i| unsure(i)) {
-        let to = runner_up(&probs[i], |_| true);
+        let to = best_weighed_apart(&probs[i], |_| true);
         set(
             &mut p,
             i,
@@ -185,7 +185,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
     // weighed apart).
     for i in (0..8).chain(56..64) {
         if is_pawn(p.0[i].index()) && unsure(i) {
-            let to = runner_up(&probs[i], |c| !is_pawn(c));
+            let to = best_weighed_apart(&probs[i], |c| !is_pawn(c));
             set(&mut p, i, to, "no pawns on rank 1 or 8", &mut changes);
         }
     }
@@ -210,7 +210,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
                 if i != keep && unsure(i) {
                     let other_has_king = !kings_of(&p, !color).is_empty();
                     let back_rank = !(8..56).contains(&i);
-                    let to = runner_up(&probs[i], |c| {
+                    let to = best_weighed_apart(&probs[i], |c| {
                         c != king && !(c == other && other_has_king) && !(back_rank && is_pawn(c))
                     });
                     set(&mut p, i, to, "each side has one king", &mut changes);
