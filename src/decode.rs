@@ -297,6 +297,19 @@ mod tests {
         probs
     }
 
+    /// `placement` read surely but at `square`, read as `reading` (class index,
+    /// probability; the other classes 0).
+    fn read_with(placement: &str, square: Square, reading: &[(usize, f32)]) -> [[f32; 13]; 64] {
+        let p: Placement = placement.parse().unwrap();
+        let mut probs = confident(&p);
+        let i = crate::placement::reading_index(square);
+        probs[i] = [0.0; 13];
+        for &(c, v) in reading {
+            probs[i][c] = v;
+        }
+        probs
+    }
+
     #[test]
     fn a_board_that_is_clearly_no_game_keeps_its_unsure_squares_too() {
         // Three sure white kings (a piece gallery) and an unsure fourth king, an unsure
@@ -397,53 +410,39 @@ mod tests {
         // pawns: f6 (black king 0.37, white pawn 0.35, black pawn 0.10, black bishop 0.08,
         // black knight 0.05, white bishop 0.05) beside the sure black king on a8. Its
         // reading is black three to two: a black pawn, not the runner-up white pawn.
-        let p: Placement = "k7/8/5k2/8/8/8/8/K7".parse().unwrap();
-        let mut probs = confident(&p);
-        let f6 = 2 * 8 + 5;
-        probs[f6] = [0.0; 13];
-        for (c, v) in [
+        let eyes = [
             (12, 0.37),
             (1, 0.35),
             (7, 0.10),
             (9, 0.08),
             (8, 0.05),
             (3, 0.05),
-        ] {
-            probs[f6][c] = v;
-        }
+        ];
+        let probs = read_with("k7/8/5k2/8/8/8/8/K7", Square::F6, &eyes);
         let (d, changes) = decode(&probs, &DecodeConfig::default());
         assert_eq!(d.to_string(), "k7/8/5p2/8/8/8/8/K7");
         assert_eq!(changes.len(), 1);
         // A white pawn on h8 (0.55; black knight 0.25, white bishop 0.15, white knight
         // 0.05) is a white man: a knight, the likeliest kind after the pawn.
-        let p: Placement = "k6P/8/8/8/8/8/8/K7".parse().unwrap();
-        let mut probs = confident(&p);
-        probs[7] = [0.0; 13];
-        for (c, v) in [(1, 0.55), (8, 0.25), (3, 0.15), (2, 0.05)] {
-            probs[7][c] = v;
-        }
+        let back_rank = [(1, 0.55), (8, 0.25), (3, 0.15), (2, 0.05)];
+        let probs = read_with("k6P/8/8/8/8/8/8/K7", Square::H8, &back_rank);
         let (d, _) = decode(&probs, &DecodeConfig::default());
         assert_eq!(d.to_string(), "k6N/8/8/8/8/8/8/K7");
     }
 
     #[test]
     fn a_contested_square_is_read_with_colour_and_kind_weighed_apart() {
-        let p: Placement = "k7/8/8/8/4N3/8/8/K7".parse().unwrap();
-        let mut probs = confident(&p);
-        let e4 = 4 * 8 + 4;
-        probs[e4] = [0.0; 13];
         // White knight 0.40, black bishop 0.35, black knight 0.25: black 0.6 and a knight
         // 0.65 of the time.
-        for (c, v) in [(2, 0.40), (9, 0.35), (8, 0.25)] {
-            probs[e4][c] = v;
-        }
+        let board = "k7/8/8/8/4N3/8/8/K7";
+        let probs = read_with(board, Square::E4, &[(2, 0.40), (9, 0.35), (8, 0.25)]);
         let (d, changes) = decode(&probs, &DecodeConfig::default());
         assert_eq!(d.to_string(), "k7/8/8/8/4n3/8/8/K7");
         assert_eq!(changes.len(), 1);
         // A reading of more than half stands.
-        (probs[e4][2], probs[e4][9], probs[e4][8]) = (0.52, 0.28, 0.20);
+        let probs = read_with(board, Square::E4, &[(2, 0.52), (9, 0.28), (8, 0.20)]);
         let (d, changes) = decode(&probs, &DecodeConfig::default());
-        assert_eq!(d, p);
+        assert_eq!(d.to_string(), board);
         assert!(changes.is_empty());
     }
 
