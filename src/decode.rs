@@ -92,7 +92,7 @@ pub(crate) fn best(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
 /// a black pawn, and one torn between a white knight (0.40), a black bishop (0.35) and a
 /// black knight (0.25) a black knight. A class over one half wins on both factors.
 /// (Class indices as [`SquareClass::index`]: white men 1-6, black men 7-12, same order.)
-pub(crate) fn best_weighed_apart(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
+fn best_weighed_apart(row: &[f32; 13], allowed: impl Fn(usize) -> bool) -> usize {
     let man: f32 = row[1..].iter().sum();
     let colour = |c: usize| -> f32 {
         let from = if c <= 6 { 1 } else { 7 };
@@ -147,33 +147,16 @@ pub fn decode(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Ch
     decode_game(probs, cfg)
 }
 
-/// [`decode`] for a board already known not to be [`clearly_not_a_game`].
-pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Change>) {
+/// The most probable class of each square, a contested one (no class over half: white
+/// knight 0.40, black bishop 0.35, black knight 0.25) read with its colour and kind
+/// weighed apart (a black knight, see [`best_weighed_apart`]); with the squares that
+/// weighing changed.
+fn weighed(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Change>) {
     let mut p = argmax(probs);
     let mut changes = Vec::new();
-    let unsure = |i: usize| top_probability(&probs[i]) < cfg.sure;
-    let set = |p: &mut Placement, i: usize, to: usize, reason: &str, changes: &mut Vec<Change>| {
-        let from = p.0[i];
-        let to = SquareClass::from_index(to).unwrap_or_default();
-        if from != to {
-            p.0[i] = to;
-            if let Some(square) = square_at(i) {
-                changes.push(Change {
-                    square,
-                    from,
-                    to,
-                    reason: reason.to_string(),
-                });
-            }
-        }
-    };
-    let is_pawn = |c: usize| c == 1 || c == 7;
-    // A contested square (white knight 0.40, black bishop 0.35, black knight 0.25) is read
-    // with its colour and kind weighed apart: a black knight. A reading of more than half
-    // always stands.
-    for i in (0..64).filter(|&i| unsure(i)) {
+    for i in (0..64).filter(|&i| top_probability(&probs[i]) < cfg.sure) {
         let to = best_weighed_apart(&probs[i], |_| true);
-        set(
+        set_class(
             &mut p,
             i,
             to,
@@ -181,12 +164,39 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
             &mut changes,
         );
     }
+    (p, changes)
+}
+
+/// Puts class `to` on square `i` of `p`, noting the change and `reason` when it is one.
+fn set_class(p: &mut Placement, i: usize, to: usize, reason: &str, changes: &mut Vec<Change>) {
+    let from = p.0[i];
+    let to = SquareClass::from_index(to).unwrap_or_default();
+    if from != to {
+        p.0[i] = to;
+        if let Some(square) = square_at(i) {
+            changes.push(Change {
+                square,
+                from,
+                to,
+                reason: reason.to_string(),
+            });
+        }
+    }
+}
+
+/// [`decode`] for a board already known not to be [`clearly_not_a_game`]: each square's
+/// likeliest class (a contested one's with colour and kind weighed apart), then the
+/// rules.
+pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, Vec<Change>) {
+    let (mut p, mut changes) = weighed(probs, cfg);
+    let unsure = |i: usize| top_probability(&probs[i]) < cfg.sure;
+    let is_pawn = |c: usize| c == 1 || c == 7;
     // Pawns on the back ranks become their most probable non-pawn class (colour and kind
     // weighed apart).
     for i in (0..8).chain(56..64) {
         if is_pawn(p.0[i].index()) && unsure(i) {
             let to = best_weighed_apart(&probs[i], |c| !is_pawn(c));
-            set(&mut p, i, to, "no pawns on rank 1 or 8", &mut changes);
+            set_class(&mut p, i, to, "no pawns on rank 1 or 8", &mut changes);
         }
     }
     let king_of = |color: Color| SquareClass::Piece(color.king()).index();
@@ -213,7 +223,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
                     let to = best_weighed_apart(&probs[i], |c| {
                         c != king && !(c == other && other_has_king) && !(back_rank && is_pawn(c))
                     });
-                    set(&mut p, i, to, "each side has one king", &mut changes);
+                    set_class(&mut p, i, to, "each side has one king", &mut changes);
                 }
             }
         }
@@ -228,7 +238,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
                 .filter(|&i| unsure(i) && !(others.len() == 1 && others[0] == i))
                 .max_by(|&a, &b| probs[a][king].total_cmp(&probs[b][king]));
             if let Some(i) = candidate.filter(|&i| probs[i][king] > 0.01) {
-                set(&mut p, i, king, "each side has one king", &mut changes);
+                set_class(&mut p, i, king, "each side has one king", &mut changes);
             }
         }
     }
@@ -259,7 +269,7 @@ pub fn decode_game(probs: &[[f32; 13]; 64], cfg: &DecodeConfig) -> (Placement, V
             }
         }
         let Some((i, to, _)) = best_move else { break };
-        set(&mut p, i, to, "promoted pieces are rare", &mut changes);
+        set_class(&mut p, i, to, "promoted pieces are rare", &mut changes);
     }
     (p, changes)
 }
