@@ -20,6 +20,7 @@
 #        `blog`: a chess blog's post, the board among its paragraphs (set-SEED-blog);
 #        `moves,phone` or `moves,blog` both (set-SEED-moves-phone, set-SEED-moves-blog);
 #        PGNV_THEMES=sportverlag,informator (environment): pgn-viewer's themes drawn from
+#        those only
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -101,7 +102,7 @@ case "${1:-}" in
     $bin/infer eval "$dir/set-$seed" --report "$dir/reports/set-$seed" "$@"
     ;;
   *)
-    sed -n 2,15p "$0" >&2
+    sed -n '2,/^set /{/^#/p}' "$0" >&2
     exit 2
     ;;
 esac

@@ -1,4 +1,4 @@
-//! Squares under a coloured mark, read again with the mark painted out.
+//! Squares read as men that show only a coloured mark: empty once it is painted out.
 //!
 //! Analysis boards let a user write on squares: kokopu-react's text markers are letters in
 //! one bright colour (a blue "b", a yellow "B"), and arrows and move hints are bands and
