@@ -19,6 +19,10 @@
 #        `phone`: a phone app's screen, the board across its width (set-SEED-phone);
 #        `blog`: a chess blog's post, the board among its paragraphs (set-SEED-blog);
 #        `moves,phone` or `moves,blog` both (set-SEED-moves-phone, set-SEED-moves-blog);
+#        `zoom` after any of those but phone: each desktop page shot at a display scale
+#        or browser zoom other than 100% (0.8, 0.9, 1.1, 1.25, 1.5, 1.75, 2; drawn from
+#        the seed, listed in zoom.txt), so sprites are resampled and squares fall on
+#        fractional pixels (set-SEED-zoom, set-SEED-moves-zoom, set-SEED-moves-blog-zoom);
 #        PGNV_THEMES=sportverlag,informator (environment): pgn-viewer's themes drawn from
 #        those only
 #   bash benches/widgets.sh eval [SEED] [infer eval options...]   # infer eval on them
@@ -58,12 +62,17 @@ case "${1:-}" in
     widgets=${4:-chessground,cm-chessboard}
     flags=${5:-}
     case "$flags" in
-      "" | moves | phone | blog | moves,phone | moves,blog) ;;
-      *) echo "widgets: the fifth argument is \`moves\`, \`phone\`, \`blog\`, \`moves,phone\`, \`moves,blog\` or nothing" >&2; exit 2 ;;
+      "" | moves | phone | blog | moves,phone | moves,blog | zoom | moves,zoom | blog,zoom | moves,blog,zoom) ;;
+      *) echo "widgets: the fifth argument is \`moves\`, \`phone\`, \`blog\`, \`moves,phone\`, \`moves,blog\` (each but phone with \`,zoom\` after it, or \`zoom\` alone) or nothing" >&2; exit 2 ;;
+    esac
+    # pages.mjs draws the pages; the zoom is the screenshot's.
+    zooms=()
+    case "$flags" in
+      *zoom) zooms=(0.8 0.9 1.1 1.25 1.5 1.75 2); flags=${flags%zoom}; flags=${flags%,} ;;
     esac
     [ -d $dir/node_modules/chessground ] || { echo "widgets: run setup first" >&2; exit 2; }
     [ -x $bin/synth ] || { echo "widgets: build first (cargo build --release --bins)" >&2; exit 2; }
-    out=$dir/set-$seed${flags:+-${flags/,/-}}
+    out=$dir/set-$seed${flags:+-${flags/,/-}}${zooms:+-zoom}
     rm -rf "$out"
     mkdir -p "$out/images"
     # Positions only: synth's game positions (a tenth of them random placements).
@@ -80,6 +89,10 @@ case "${1:-}" in
       if [ -f "$out/windows.txt" ]; then
         read -r _ w h ratio < <(grep "^$name " "$out/windows.txt")
         window=$w,$h
+      fi
+      if [ ${#zooms[@]} -gt 0 ]; then
+        ratio=${zooms[$(((10#$name + seed) % ${#zooms[@]}))]}
+        echo "$name $ratio" >> "$out/zoom.txt"
       fi
       # The virtual time budget lets the widgets load their sprites and lay out. Chromium
       # now and then hangs until the timeout: a second try.

@@ -41,13 +41,60 @@ pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Result<Gly
     for y in y0..y1 {
         board.gray_row(y, x0, x1, &mut values);
     }
+    let (mut ink, passing) = free_ink(&values, w, h, None)?;
+    if count(&ink) < 8 && count(&passing) > 0 {
+        // Something larger passing through the spot (the board's frame line, a piece)
+        // set the contrast, and a label fainter than it fell under the threshold
+        // (chessboard.js's rank digits beside its dark border): the spot's tones again
+        // without it.
+        ink = free_ink(&values, w, h, Some(&passing))
+            .map_err(|_| NoGlyph::NotALabel)?
+            .0;
+    }
+    let n = count(&ink);
+    if n < 8 || n * 3 > w * h {
+        return Err(NoGlyph::NotALabel);
+    }
+    let [bx0, by0, bx1, by1] = ink_bounds(&ink, w, h).ok_or(NoGlyph::NotALabel)?;
+    let (gw, gh) = (bx1 - bx0, by1 - by0);
+    // A label is small.
+    if gh < 5 || gh * 10 > h * 9 || gw * 10 > w * 9 {
+        return Err(NoGlyph::NotALabel);
+    }
+    let glyph = standardise(normalise(&ink, w, [bx0, by0, bx1, by1]));
+    Ok((glyph, [x0 + bx0, y0 + by0, x0 + bx1, y0 + by1]))
+}
+
+fn count(mask: &[bool]) -> usize {
+    mask.iter().filter(|&&b| b).count()
+}
+
+/// The ink of a `w` x `h` spot of grey `values` that stands free of its border, and the
+/// ink connected to the border (something larger passing through); the ink is whatever
+/// lies past half the contrast from the background (the median), on the side of the
+/// tones' further extreme. Pixels in `skip` (border-connected ink of an earlier look)
+/// count in no tone, and are passing ink with whatever touches them.
+fn free_ink(
+    values: &[u8],
+    w: usize,
+    h: usize,
+    skip: Option<&[bool]>,
+) -> Result<(Vec<bool>, Vec<bool>), NoGlyph> {
+    let skipped = |i: usize| skip.is_some_and(|s| s[i]);
     // Tone histogram: median (the background) and the extreme percentiles.
     let mut histogram = [0usize; 256];
-    for &v in &values {
-        histogram[v as usize] += 1;
+    let mut total = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if !skipped(i) {
+            histogram[v as usize] += 1;
+            total += 1;
+        }
+    }
+    if total == 0 {
+        return Err(NoGlyph::Blank);
     }
     let percentile = |q: usize| {
-        let target = (values.len() * q / 100).min(values.len() - 1);
+        let target = (total * q / 100).min(total - 1);
         let mut seen = 0;
         (0..256)
             .find(|&v| {
@@ -80,30 +127,23 @@ pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Result<Gly
     let threshold = contrast / 2;
     let ink: Vec<bool> = values
         .iter()
-        .map(|&v| {
+        .enumerate()
+        .map(|(i, &v)| {
             let d = if ink_is_dark {
                 background - v as i32
             } else {
                 v as i32 - background
             };
-            d > threshold
+            d > threshold || skipped(i)
         })
         .collect();
     // Ink connected to the spot's border is something larger passing through (a piece,
-    // the frame, the page beyond the margin): only what stands free is a label.
-    let ink = free_standing(&ink, w, h);
-    let count = ink.iter().filter(|&&b| b).count();
-    if count < 8 || count * 3 > w * h {
-        return Err(NoGlyph::NotALabel);
-    }
-    let [bx0, by0, bx1, by1] = ink_bounds(&ink, w, h).ok_or(NoGlyph::NotALabel)?;
-    let (gw, gh) = (bx1 - bx0, by1 - by0);
-    // A label is small.
-    if gh < 5 || gh * 10 > h * 9 || gw * 10 > w * 9 {
-        return Err(NoGlyph::NotALabel);
-    }
-    let glyph = standardise(normalise(&ink, w, [bx0, by0, bx1, by1]));
-    Ok((glyph, [x0 + bx0, y0 + by0, x0 + bx1, y0 + by1]))
+    // the frame, the page beyond the margin): only what stands free is a label. Skipped
+    // pixels reach the border, so ink touching them (their fringe at a lower threshold)
+    // goes with them.
+    let free = free_standing(&ink, w, h);
+    let passing = ink.iter().zip(&free).map(|(&a, &f)| a && !f).collect();
+    Ok((free, passing))
 }
 
 /// The bounding box `[x0, y0, x1, y1]` (exclusive ends) of the ink in a `w` x `h` mask.

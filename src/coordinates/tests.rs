@@ -361,12 +361,13 @@ fn a_man_in_a_wider_corner_is_not_a_label() {
     pm.fill_rect(bar, &paint, resvg::tiny_skia::Transform::identity(), None);
     let labels = read_labels(&crate::render::scene::to_rgb(&pm), &quad).expect("labels read");
     assert_eq!(labels.reading.orientation, Orientation::White);
-    // No box on the bottom row reaches up to the bar's top.
+    // No box on the bottom row reaches up to the bar's top (the file letters' boxes; the
+    // rank digits' stand at the left of their squares).
     let bottom_row: Vec<[f32; 4]> = labels
         .boxes
         .iter()
         .map(|b| b.map(|v| v * 8.0))
-        .filter(|b| b[1] > 7.0)
+        .filter(|b| b[1] > 7.0 && b[0].fract() > 0.5)
         .collect();
     assert!(!bottom_row.is_empty(), "{:?}", labels.boxes);
     assert!(
@@ -395,4 +396,88 @@ fn a_blank_corner_is_told_from_a_label_it_cuts() {
         glyph_at(&board, px([1.0, 7.0, 1.5, 7.5])).err(),
         Some(NoGlyph::Blank)
     );
+}
+
+/// chessboard.js's rank digits stand 2 px from its dark border: in the top-left corner
+/// spot the border is the darkest ink, its contrast sets the threshold, and a digit in
+/// the other square's colour falls under it. The border passes through the spot's side,
+/// so the spot is looked at again without it: each digit is read in the corner itself
+/// (before, only a wider corner sometimes read it, and a board whose file letters
+/// decided alone had no boxes for its digits, which `clear_labels` then could not paint
+/// out).
+#[test]
+fn rank_digits_beside_a_dark_border_are_read() {
+    let (cell, margin) = (56.0f32, 40.0f32);
+    let (mut pm, quad) = brown_board(cell, margin);
+    // A white page and the board's 2 px border just outside its squares.
+    let total = pm.width() as f32;
+    let end = margin + 8.0 * cell;
+    for (x, y, w, h, c) in [
+        (0.0, 0.0, total, total, [255, 255, 255]),
+        (
+            margin - 2.0,
+            margin - 2.0,
+            8.0 * cell + 4.0,
+            8.0 * cell + 4.0,
+            [64, 64, 64],
+        ),
+    ] {
+        let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, h).unwrap();
+        let paint = crate::render::theme::paint(c, 255);
+        pm.fill_rect(rect, &paint, resvg::tiny_skia::Transform::identity(), None);
+    }
+    for r in 0..8 {
+        for f in 0..8 {
+            let colour = if (r + f) % 2 == 0 { LIGHT } else { DARK };
+            fill(
+                &mut pm,
+                margin + f as f32 * cell,
+                margin + r as f32 * cell,
+                cell,
+                colour,
+            );
+        }
+    }
+    let font = &fonts()[0];
+    for k in 0..8 {
+        let rank = char::from(b'8' - k as u8).to_string();
+        let other = if k % 2 == 0 { DARK } else { LIGHT };
+        let y = margin + k as f32 * cell;
+        draw_text(&mut pm, font, 16.3, margin + 2.0, y + 2.0, other, &rank);
+        // The file letters at the bottom right, read by themselves.
+        let file = char::from(b'a' + k as u8).to_string();
+        let other = if k % 2 == 0 { LIGHT } else { DARK };
+        let x = margin + (k as f32 + 1.0) * cell - 11.0;
+        draw_text(&mut pm, font, 16.3, x, end - 20.0, other, &file);
+    }
+    // The board as a finder may give it, a pixel and a half wide of the squares: the
+    // border reaches into the spots.
+    let (a, b) = (margin - 1.5, end + 1.5);
+    assert!(b < total && quad.0[0] == [margin, margin]);
+    let quad = Quad([[a, a], [b, a], [b, b], [a, b]]);
+    let img = crate::render::scene::to_rgb(&pm);
+    // Each digit is read in its square's top-left corner, the half the spots look at
+    // first.
+    let board = Straightened::new(&img, &quad).expect("straightened");
+    let (s, m) = (SQUARE, (MARGIN * SQUARE as f32) as usize);
+    for k in 0..8 {
+        let spot = [m, m + k * s, m + s / 2, m + k * s + s / 2];
+        let glyph = glyph_at(&board, spot).map(|(g, _)| best_label(&g, templates(), true));
+        assert_eq!(
+            glyph,
+            Ok(Some(char::from(b'8' - k as u8))),
+            "rank {}",
+            8 - k
+        );
+    }
+    let labels = read_labels(&img, &quad).expect("labels read");
+    assert_eq!(labels.reading.orientation, Orientation::White);
+    // The digits' boxes too (the left column's top-left corners), not only the letters'.
+    let digits = labels
+        .boxes
+        .iter()
+        .map(|b| b.map(|v| v * 8.0))
+        .filter(|b| b[0] > 0.0 && b[2] < 0.5 && b[3].fract() < 0.7)
+        .count();
+    assert_eq!((labels.boxes.len(), digits), (16, 8), "{:?}", labels.boxes);
 }
