@@ -42,11 +42,10 @@ pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Result<Gly
         board.gray_row(y, x0, x1, &mut values);
     }
     let (mut ink, passing) = free_ink(&values, w, h, None)?;
-    if count(&ink) < 8 && count(&passing) > 0 {
-        // Something larger passing through the spot (the board's frame line, a piece)
-        // set the contrast, and a label fainter than it fell under the threshold
-        // (chessboard.js's rank digits beside its dark border): the spot's tones again
-        // without it.
+    if count(&ink) < 8 && count(&passing) > 0 && along_the_border(&passing, w, h) {
+        // A line along the spot's side (the board's frame) set the contrast, and a
+        // label fainter than it fell under the threshold (chessboard.js's rank digits
+        // beside its dark border): the spot's tones again without it.
         ink = free_ink(&values, w, h, Some(&passing))
             .map_err(|_| NoGlyph::NotALabel)?
             .0;
@@ -63,6 +62,16 @@ pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Result<Gly
     }
     let glyph = standardise(normalise(&ink, w, [bx0, by0, bx1, by1]));
     Ok((glyph, [x0 + bx0, y0 + by0, x0 + bx1, y0 + by1]))
+}
+
+/// Whether all of `mask` lies within a sixth of the spot's side from its border, as a
+/// frame line does (a piece or a label cut by the spot's side reaches further in).
+fn along_the_border(mask: &[bool], w: usize, h: usize) -> bool {
+    let (bx, by) = (w.div_ceil(6), h.div_ceil(6));
+    mask.iter().enumerate().all(|(i, &m)| {
+        let (x, y) = (i % w, i / w);
+        !m || x < bx || y < by || x + bx >= w || y + by >= h
+    })
 }
 
 fn count(mask: &[bool]) -> usize {
