@@ -61,20 +61,8 @@ fn framed_board(capitals: bool, ranks: bool) -> (RgbImage, Quad) {
     let mut pm = Pixmap::new(total, total).unwrap();
     pm.fill(Color::from_rgba8(22, 21, 18, 255));
     let origin = page + frame;
-    let (light, dark) = ([240, 217, 181], [181, 136, 99]);
-    fill(&mut pm, page, page, 8.0 * cell + 2.0 * frame, light);
-    for r in 0..8 {
-        for f in 0..8 {
-            let c = if (r + f) % 2 == 0 { light } else { dark };
-            fill(
-                &mut pm,
-                origin + f as f32 * cell,
-                origin + r as f32 * cell,
-                cell,
-                c,
-            );
-        }
-    }
+    fill(&mut pm, page, page, 8.0 * cell + 2.0 * frame, LIGHT);
+    brown_squares(&mut pm, origin, cell);
     let font = &fonts()[0];
     let px = 12.0;
     for k in 0..8 {
@@ -105,18 +93,24 @@ pub(super) fn brown_board(cell: f32, margin: f32) -> (Pixmap, Quad) {
     let total = (8.0 * cell + 2.0 * margin) as u32;
     let mut pm = Pixmap::new(total, total).unwrap();
     pm.fill(Color::from_rgba8(22, 21, 18, 255));
-    for r in 0..8 {
-        for f in 0..8 {
-            let colour = if (r + f) % 2 == 0 { LIGHT } else { DARK };
-            let (x, y) = (margin + f as f32 * cell, margin + r as f32 * cell);
-            fill(&mut pm, x, y, cell, colour);
-        }
-    }
+    brown_squares(&mut pm, margin, cell);
     let end = margin + 8.0 * cell;
     (
         pm,
         Quad([[margin, margin], [end, margin], [end, end], [margin, end]]),
     )
+}
+
+/// lichess's brown squares, `cell` px each, from `origin` px in from the top left (a
+/// light square there).
+fn brown_squares(pm: &mut Pixmap, origin: f32, cell: f32) {
+    for r in 0..8 {
+        for f in 0..8 {
+            let colour = if (r + f) % 2 == 0 { LIGHT } else { DARK };
+            let (x, y) = (origin + f as f32 * cell, origin + r as f32 * cell);
+            fill(pm, x, y, cell, colour);
+        }
+    }
 }
 
 /// Fills a `w` x `w` square at (x, y) with `c`.
@@ -408,36 +402,19 @@ fn a_blank_corner_is_told_from_a_label_it_cuts() {
 #[test]
 fn rank_digits_beside_a_dark_border_are_read() {
     let (cell, margin) = (56.0f32, 40.0f32);
-    let (mut pm, quad) = brown_board(cell, margin);
-    // A white page and the board's 2 px border just outside its squares.
-    let total = pm.width() as f32;
     let end = margin + 8.0 * cell;
-    for (x, y, w, h, c) in [
-        (0.0, 0.0, total, total, [255, 255, 255]),
-        (
-            margin - 2.0,
-            margin - 2.0,
-            8.0 * cell + 4.0,
-            8.0 * cell + 4.0,
-            [64, 64, 64],
-        ),
-    ] {
-        let rect = resvg::tiny_skia::Rect::from_xywh(x, y, w, h).unwrap();
-        let paint = crate::render::theme::paint(c, 255);
-        pm.fill_rect(rect, &paint, resvg::tiny_skia::Transform::identity(), None);
-    }
-    for r in 0..8 {
-        for f in 0..8 {
-            let colour = if (r + f) % 2 == 0 { LIGHT } else { DARK };
-            fill(
-                &mut pm,
-                margin + f as f32 * cell,
-                margin + r as f32 * cell,
-                cell,
-                colour,
-            );
-        }
-    }
+    let total = end + margin;
+    // A white page, the board's 2 px border just outside its squares, the squares.
+    let mut pm = Pixmap::new(total as u32, total as u32).unwrap();
+    pm.fill(Color::WHITE);
+    fill(
+        &mut pm,
+        margin - 2.0,
+        margin - 2.0,
+        8.0 * cell + 4.0,
+        [64, 64, 64],
+    );
+    brown_squares(&mut pm, margin, cell);
     let font = &fonts()[0];
     for k in 0..8 {
         let rank = char::from(b'8' - k as u8).to_string();
@@ -453,7 +430,6 @@ fn rank_digits_beside_a_dark_border_are_read() {
     // The board as a finder may give it, a pixel and a half wide of the squares: the
     // border reaches into the spots.
     let (a, b) = (margin - 1.5, end + 1.5);
-    assert!(b < total && quad.0[0] == [margin, margin]);
     let quad = Quad([[a, a], [b, a], [b, b], [a, b]]);
     let img = crate::render::scene::to_rgb(&pm);
     // Each digit is read in its square's top-left corner, the half the spots look at
