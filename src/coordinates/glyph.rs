@@ -33,7 +33,8 @@ pub(super) type Glyph = (Vec<f32>, [usize; 4]);
 /// The ink in `rect`, normalised to `GLYPH` x `GLYPH` (aspect kept, centred), when it
 /// looks like one label: clearly darker or lighter than the spot's background, a small
 /// share of it, and not touching the spot's edges (a piece or a neighbouring square would);
-/// with the ink's bounding box `[x0, y0, x1, y1]` in straightened pixels.
+/// with the ink's bounding box `[x0, y0, x1, y1]` in straightened pixels. A line along
+/// the spot's side that set the contrast (a frame) is left out for a second look.
 pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Result<Glyph, NoGlyph> {
     let [x0, y0, x1, y1] = rect;
     let (w, h) = (x1 - x0, y1 - y0);
@@ -74,6 +75,7 @@ fn along_the_border(mask: &[bool], w: usize, h: usize) -> bool {
     })
 }
 
+/// How many pixels of `mask` are set.
 fn count(mask: &[bool]) -> usize {
     mask.iter().filter(|&&b| b).count()
 }
