@@ -42,14 +42,18 @@ pub(super) fn glyph_at(board: &Straightened<'_>, rect: [usize; 4]) -> Result<Gly
     for y in y0..y1 {
         board.gray_row(y, x0, x1, &mut values);
     }
-    let (mut ink, passing) = free_ink(&values, w, h, None)?;
-    if count(&ink) < 8 && count(&passing) > 0 && along_the_border(&passing, w, h) {
-        // A line along the spot's side (the board's frame) set the contrast, and a
-        // label fainter than it fell under the threshold (chessboard.js's rank digits
-        // beside its dark border): the spot's tones again without it.
-        ink = free_ink(&values, w, h, Some(&passing))
-            .map_err(|_| NoGlyph::NotALabel)?
-            .0;
+    let (mut ink, all_ink) = free_ink(&values, w, h, None)?;
+    if count(&ink) < 8 {
+        // The ink that touches the spot's border: something larger passing through.
+        let passing: Vec<bool> = all_ink.iter().zip(&ink).map(|(&a, &f)| a && !f).collect();
+        if count(&passing) > 0 && along_the_border(&passing, w, h) {
+            // A line along the spot's side (the board's frame) set the contrast, and a
+            // label fainter than it fell under the threshold (chessboard.js's rank
+            // digits beside its dark border): the spot's tones again without it.
+            ink = free_ink(&values, w, h, Some(&passing))
+                .map_err(|_| NoGlyph::NotALabel)?
+                .0;
+        }
     }
     let n = count(&ink);
     if n < 8 || n * 3 > w * h {
@@ -80,11 +84,11 @@ fn count(mask: &[bool]) -> usize {
     mask.iter().filter(|&&b| b).count()
 }
 
-/// The ink of a `w` x `h` spot of grey `values` that stands free of its border, and the
-/// ink connected to the border (something larger passing through); the ink is whatever
-/// lies past half the contrast from the background (the median), on the side of the
-/// tones' further extreme. Pixels in `skip` (border-connected ink of an earlier look)
-/// count in no tone, and are passing ink with whatever touches them.
+/// The ink of a `w` x `h` spot of grey `values` that stands free of its border, and all
+/// its ink (what is not free touches the border: something larger passing through). Ink
+/// is whatever lies past half the contrast from the background (the median), on the side
+/// of the tones' further extreme. Pixels in `skip` (border-connected ink of an earlier
+/// look) count in no tone, and are passing ink with whatever touches them.
 fn free_ink(
     values: &[u8],
     w: usize,
@@ -153,8 +157,7 @@ fn free_ink(
     // pixels reach the border, so ink touching them (their fringe at a lower threshold)
     // goes with them.
     let free = free_standing(&ink, w, h);
-    let passing = ink.iter().zip(&free).map(|(&a, &f)| a && !f).collect();
-    Ok((free, passing))
+    Ok((free, ink))
 }
 
 /// The bounding box `[x0, y0, x1, y1]` (exclusive ends) of the ink in a `w` x `h` mask.
