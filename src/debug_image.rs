@@ -72,24 +72,9 @@ pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
     let set = PieceSet::builtin();
     let theme = themes().into_iter().next()?;
     let look = BoardLook {
-        theme: &theme,
-        pieces: &set,
         orientation: rec.orientation.orientation,
         coordinates: Coordinates::Inside,
-        cell,
-        piece_scale: 1.0,
-        small_pieces: false,
-        frame: 0.0,
-        shading: None,
-        tint: None,
-        grey_black_men: None,
-        stretch: None,
-        heavy_lines: None,
-        warp: None,
-        rough_print: None,
-        hatch_through: None,
-        inner_line: None,
-        inner_mark: None,
+        ..BoardLook::plain(&theme, &set, cell)
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     let mut right = draw_board(&rec.placement, &look, &OverlayConfig::NONE, &mut rng)?;

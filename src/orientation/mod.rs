@@ -77,11 +77,17 @@ pub fn from_position(as_read: &Placement) -> OrientationDecision {
 /// reading order), `sure` only the squares read surely. Whether the board could come from
 /// a game is judged on the sure squares, so that a mark or an arrow read as one more piece
 /// does not make a game position look like an editor's board; the evidence is taken from
-/// every square.
+/// every square. A board whose sure squares break a game's rules only by a second king of
+/// a side is weighed without its kings and turned only on clear evidence.
 pub fn from_reading(as_read: &Placement, sure: &Placement) -> OrientationDecision {
     // Where pieces stand says something only about positions that could come from a game;
     // an editor's artificial board (nine kings, 40 pieces) is read as drawn, white below.
-    if !could_be_from_a_game(sure) {
+    // A board whose only break with a game is a second king of a side (a style whose
+    // queens read surely as kings) still shows where its pawns stand: the kings' places
+    // say nothing then.
+    let men = MenCount::of(sure);
+    let kings_doubtful = !men.fit_a_game() && men.fit_a_game_but_for_kings();
+    if !men.fit_a_game() && !kings_doubtful {
         return OrientationDecision {
             orientation: Orientation::White,
             source: OrientationSource::Default,
@@ -101,6 +107,7 @@ pub fn from_reading(as_read: &Placement, sure: &Placement) -> OrientationDecisio
         };
         let weight = match piece.role {
             Role::Pawn => 1.0,
+            Role::King if kings_doubtful => 0.0,
             Role::King => 1.5,
             _ => 0.15,
         };
@@ -110,7 +117,9 @@ pub fn from_reading(as_read: &Placement, sure: &Placement) -> OrientationDecisio
     // pawn endgame ~ 15, while a random placement scatters around 0 with a spread of ~ 8.
     // Most pictures show white at the bottom, so black needs clear evidence.
     let p_black = 1.0 / (1.0 + (-(score - WHITE_PRIOR) / 3.0).exp());
-    if (p_black - 0.5).abs() < 0.1 {
+    // Without its kings a board turns over only on clear evidence; otherwise it stays the
+    // guess it was.
+    if (p_black - 0.5).abs() < 0.1 || (kings_doubtful && p_black < 0.5) {
         return OrientationDecision {
             orientation: Orientation::White,
             source: OrientationSource::Default,
@@ -135,19 +144,42 @@ pub fn from_reading(as_read: &Placement, sure: &Placement) -> OrientationDecisio
 /// At most 32 pieces, and at most one king and eight pawns a side: nothing a game
 /// position cannot hold (a king may be missing from a reading: read unsurely, or hidden).
 pub fn could_be_from_a_game(p: &Placement) -> bool {
-    let mut kings = [0u32; 2];
-    let mut pawns = [0u32; 2];
-    let mut pieces = 0;
-    for (_, piece) in p.pieces() {
-        pieces += 1;
-        let side = usize::from(piece.color == Color::Black);
-        match piece.role {
-            Role::King => kings[side] += 1,
-            Role::Pawn => pawns[side] += 1,
-            _ => {}
+    MenCount::of(p).fit_a_game()
+}
+
+/// The men of a placement, counted as [`could_be_from_a_game`] weighs them.
+struct MenCount {
+    men: u32,
+    kings: [u32; 2],
+    pawns: [u32; 2],
+}
+
+impl MenCount {
+    fn of(p: &Placement) -> MenCount {
+        let mut count = MenCount {
+            men: 0,
+            kings: [0; 2],
+            pawns: [0; 2],
+        };
+        for (_, piece) in p.pieces() {
+            count.men += 1;
+            let side = usize::from(piece.color == Color::Black);
+            match piece.role {
+                Role::King => count.kings[side] += 1,
+                Role::Pawn => count.pawns[side] += 1,
+                _ => {}
+            }
         }
+        count
     }
-    pieces <= 32 && kings.iter().all(|&n| n <= 1) && pawns.iter().all(|&n| n <= 8)
+
+    fn fit_a_game_but_for_kings(&self) -> bool {
+        self.men <= 32 && self.pawns.iter().all(|&n| n <= 8)
+    }
+
+    fn fit_a_game(&self) -> bool {
+        self.fit_a_game_but_for_kings() && self.kings.iter().all(|&n| n <= 1)
+    }
 }
 
 #[cfg(test)]
@@ -208,6 +240,40 @@ mod tests {
         sure.set(Square::E4, SquareClass::Piece(Color::White.king()));
         assert_eq!(
             from_reading(&as_read, &sure).source,
+            OrientationSource::Default
+        );
+    }
+
+    #[test]
+    fn queens_read_as_kings_leave_the_pawns_to_tell() {
+        // Seen from black's side, each queen read surely as a second king: no game by its
+        // sure squares, yet the pawns still stand as a game's do.
+        let mut sure = Placement::start().rotated_180();
+        for sq in [Square::E1, Square::E8] {
+            let queen = sure.get(sq).piece().unwrap();
+            assert_eq!(queen.role, Role::Queen);
+            sure.set(sq, SquareClass::Piece(queen.color.king()));
+        }
+        assert!(!could_be_from_a_game(&sure));
+        let d = from_reading(&sure, &sure);
+        assert_eq!(
+            (d.orientation, d.source),
+            (Orientation::Black, OrientationSource::Position)
+        );
+        // Upright, the same board is white's guess as before, not a decision.
+        let upright = sure.rotated_180();
+        assert_eq!(
+            from_reading(&upright, &upright).source,
+            OrientationSource::Default
+        );
+        // A gallery of kings without pawns says nothing either way.
+        let kings: Placement = "8/8/8/8/8/8/kkkk4/KKKK4".parse().unwrap();
+        assert_eq!(
+            from_reading(&kings, &kings).source,
+            OrientationSource::Default
+        );
+        assert_eq!(
+            from_reading(&kings.rotated_180(), &kings.rotated_180()).source,
             OrientationSource::Default
         );
     }

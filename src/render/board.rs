@@ -115,6 +115,33 @@ pub struct BoardLook<'a> {
     pub inner_mark: Option<super::inner_line::InnerMark>,
 }
 
+impl<'a> BoardLook<'a> {
+    /// A board as a program draws it, none of the training augmentations: white at the
+    /// bottom, no coordinates, no frame, men filling their squares.
+    pub fn plain(theme: &'a Theme, pieces: &'a PieceSet, cell: f32) -> BoardLook<'a> {
+        BoardLook {
+            theme,
+            pieces,
+            orientation: Orientation::White,
+            coordinates: Coordinates::None,
+            cell,
+            piece_scale: 1.0,
+            small_pieces: false,
+            frame: 0.0,
+            shading: None,
+            tint: None,
+            grey_black_men: None,
+            stretch: None,
+            heavy_lines: None,
+            warp: None,
+            rough_print: None,
+            hatch_through: None,
+            inner_line: None,
+            inner_mark: None,
+        }
+    }
+}
+
 /// Draws `placement` as described by `look`, adding random overlays per `cfg`.
 pub fn draw_board(
     placement: &Placement,

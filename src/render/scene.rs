@@ -5,7 +5,7 @@ use image::RgbImage;
 use rand::{Rng, RngExt};
 use resvg::tiny_skia::{Pixmap, PixmapPaint, Rect, Transform};
 
-use super::board::{BoardLook, Coordinates, Orientation, draw_board};
+use super::board::{BoardLook, draw_board};
 use super::config::{OverlayConfig, SceneConfig};
 use super::panels::draw_panels;
 use super::pieces::PieceSet;
@@ -287,24 +287,8 @@ fn second_board(
         let theme = random_theme(0.3, 0.1, true, rng);
         let set = &sets[rng.random_range(0..sets.len())];
         let look = BoardLook {
-            theme: &theme,
-            pieces: set,
-            orientation: Orientation::White,
-            coordinates: Coordinates::None,
-            cell: side / 8.0,
             piece_scale: 0.9,
-            small_pieces: false,
-            frame: 0.0,
-            shading: None,
-            tint: None,
-            grey_black_men: None,
-            stretch: None,
-            heavy_lines: None,
-            warp: None,
-            rough_print: None,
-            hatch_through: None,
-            inner_line: None,
-            inner_mark: None,
+            ..BoardLook::plain(&theme, set, side / 8.0)
         };
         let placement = random_game(80, rng);
         if let Some(b) = draw_board(&placement, &look, overlays, rng) {
