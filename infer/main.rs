@@ -116,6 +116,10 @@ struct ModelArgs {
     /// stretched.
     #[arg(long)]
     no_stretch: bool,
+    /// Do not read a board whose lines bend (a page curling towards a book's spine, a
+    /// camera's barrel distortion) again with the bend taken out.
+    #[arg(long)]
+    no_straighten: bool,
     /// Report squares whose best class is below this probability (0.9 flags about three
     /// quarters of the mistakes on hard synthetic boards, ~3 squares a board; see
     /// BENCHMARKS.md).
@@ -235,6 +239,7 @@ fn recognize_options(model: &ModelArgs) -> RecognizeOptions {
         } else {
             RecognizeOptions::default().hidden
         },
+        straighten: !model.no_straighten,
         stretch_faded_below: if model.no_stretch {
             None
         } else {

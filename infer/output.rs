@@ -261,6 +261,13 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
     if let Some(how) = turned {
         eprintln!("{prefix}the picture is {how}; read with the pieces standing upright");
     }
+    if let Some(bend) = r.board.bend.as_ref().filter(|_| r.straightened) {
+        eprintln!(
+            "{prefix}the board's lines bend (its corners up to {:.2} of a square off straight \
+             lines): read with the bend taken out",
+            bend.largest
+        );
+    }
     if let Some(t) = r.tones.filter(|t| t.stretched) {
         let (how, done) = if t.dim {
             ("dim", "read with them stretched and the shadows lifted")

@@ -8,7 +8,9 @@ use image::{Rgb, RgbImage};
 use rand::SeedableRng;
 use resvg::tiny_skia::Pixmap;
 
+use crate::board::unbent;
 use crate::placement::reading_index;
+use crate::quad::Quad;
 use crate::recognize::Recognition;
 use crate::render::board::{BoardLook, Coordinates, draw_board};
 use crate::render::config::OverlayConfig;
@@ -22,9 +24,23 @@ use crate::squares::{CropConfig, cut, warp_board};
 /// Side of each half in pixels.
 const SIDE: u32 = 480;
 
+/// The picture the board was read from and its outline there: `img`, or the copy with
+/// the board's bend taken out when it was read from that (see
+/// [`Recognition::straightened`]).
+fn as_read(img: &RgbImage, rec: &Recognition) -> Option<(Option<RgbImage>, Quad)> {
+    match rec.board.bend.as_ref().filter(|_| rec.straightened) {
+        Some(bend) => {
+            let (straight, quad) = unbent(img, bend, &rec.board.quad)?;
+            Some((Some(straight), quad))
+        }
+        None => Some((None, rec.board.quad)),
+    }
+}
+
 /// Builds the comparison picture.
 pub fn debug_image(img: &RgbImage, rec: &Recognition) -> Option<RgbImage> {
-    let warped = warp_board(img, &rec.board.quad, SIDE).ok()?;
+    let (straight, quad) = as_read(img, rec)?;
+    let warped = warp_board(straight.as_ref().unwrap_or(img), &quad, SIDE).ok()?;
     let mut left = Pixmap::new(SIDE, SIDE)?;
     for (dst, src) in left.pixels_mut().iter_mut().zip(warped.pixels()) {
         *dst =
@@ -100,7 +116,8 @@ const CROP_GAP: u32 = 2;
 /// model's crop settings), in the picture's own layout (its top row first), each
 /// [`CROP_ZOOM`] times larger without smoothing, so its pixels are the model's pixels.
 pub fn crop_sheet(img: &RgbImage, rec: &Recognition, crop: &CropConfig) -> Option<RgbImage> {
-    let crops = cut(img, &rec.board.quad, crop).ok()?;
+    let (straight, quad) = as_read(img, rec)?;
+    let crops = cut(straight.as_ref().unwrap_or(img), &quad, crop).ok()?;
     let cell = crop.size * CROP_ZOOM;
     let side = 8 * cell + 9 * CROP_GAP;
     let mut out = RgbImage::from_pixel(side, side, Rgb([128, 128, 128]));

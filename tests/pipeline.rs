@@ -337,6 +337,7 @@ fn json_output_has_the_fields() {
         "placement",
         "orientation",
         "board",
+        "straightened",
         "squares",
         "uncertain",
         "unlike_twins",

@@ -1,6 +1,7 @@
 //! The single integration-test binary (one link of the Burn stack).
 
 mod augment;
+mod bent;
 mod checkpoint;
 mod cli;
 mod fen_check;

@@ -2,6 +2,7 @@
 //! homography from lattice indices to pixels gives the four outer corners. Works for
 //! screenshots with clutter, cropped boards, hatched book diagrams and moderate perspective.
 
+mod bend;
 mod lattice;
 mod many;
 mod occlusion;
@@ -17,6 +18,7 @@ use image::RgbImage;
 use serde::{Deserialize, Serialize};
 
 use crate::quad::{Homography, Point, Quad};
+pub use bend::{Bend, unbent};
 use lattice::{Lattice, best_lattice, grow_lattice};
 pub use many::{find_all, reading_order};
 use occlusion::{Covered, covered_corners};
@@ -145,6 +147,10 @@ pub struct FoundBoard {
     /// the grey hardly differs, the clearest of the colour channels and (counted half) the
     /// local texture.
     pub square_contrast: f32,
+    /// How the board's lines bend away from its outline's homography (a page curling
+    /// towards a book's spine, a camera's barrel distortion), when its inner corners show
+    /// it; `None` for a flat board (see [`Bend`]).
+    pub bend: Option<Bend>,
 }
 
 /// Finds the board in `img`.
@@ -411,27 +417,30 @@ impl Search<'_> {
         let fitted = tone_fit::fit_to_tones(integral, &h, offset, blur).filter(|fitted| {
             tone::square_contrast(integral, fitted, offset, blur) >= grey_contrast
         });
-        let (quad, square_contrast) = match fitted {
+        let (quad, square_contrast, h) = match fitted {
             Some(fitted) => {
-                let h = refine::refine(integral, &fitted, offset, kernel, cfg.min_score)
+                let fitted_h = refine::refine(integral, &fitted, offset, kernel, cfg.min_score)
                     .unwrap_or(fitted);
-                let corrected = outline(&h, offset, (fx, fy));
+                let corrected = outline(&fitted_h, offset, (fx, fy));
                 if corrected.is_convex() && corrected.min_angle() >= MIN_CORNER_ANGLE {
                     (
                         corrected,
-                        square_contrast.max(tone::square_contrast(integral, &h, offset, blur)),
+                        square_contrast
+                            .max(tone::square_contrast(integral, &fitted_h, offset, blur)),
+                        fitted_h,
                     )
                 } else {
-                    (quad, square_contrast)
+                    (quad, square_contrast, h)
                 }
             }
-            None => (quad, square_contrast),
+            None => (quad, square_contrast, h),
         };
         Ok(FoundBoard {
             quad,
             inner_corners: lattice.count,
             covered_corners: covered.count(),
             square_contrast,
+            bend: bend::measure(integral, &h, offset, kernel, cfg.min_score, (fx, fy), quad),
         })
     }
 }

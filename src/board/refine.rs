@@ -27,21 +27,22 @@ const MIN_REFOUND: usize = 20;
 /// The refit must explain its corners to within this share of a square (root mean square).
 const MAX_RESIDUAL: f32 = 0.06;
 
-/// The lattice homography (index coordinates to pixels, inner corners at `offset + (0..7)`)
-/// refitted on the 49 inner corners found again; `None` when too few are found or they do
-/// not fit one homography (then the caller keeps its own).
-pub fn refine(
+/// The 49 inner corners looked for again where `predict` (index coordinates to detection
+/// pixels, inner corners at `offset + (0..7)`) puts them, each with a kernel sized to the
+/// squares around it and placed to a fraction of a pixel: `(index, pixel)` of those found
+/// that agree with the majority on the checker's phase.
+pub fn refind(
     integral: &Integral,
-    h: &Homography,
+    predict: &dyn Fn(Point) -> Point,
     offset: [f32; 2],
     kernel: Kernel,
     min_score: f32,
-) -> Option<Homography> {
+) -> Vec<(Point, Point)> {
     let mut found: Vec<(Point, Point, i8, i32)> = Vec::new(); // (index, pixel, sign, parity)
     // How far the board's rows are turned from the image's (0-45 degrees), at its centre.
     let turned = {
         let c = [3.0 + offset[0], 3.0 + offset[1]];
-        let (p, q) = (h.apply([c[0] + 0.5, c[1]]), h.apply([c[0] - 0.5, c[1]]));
+        let (p, q) = (predict([c[0] + 0.5, c[1]]), predict([c[0] - 0.5, c[1]]));
         let angle = (p[1] - q[1])
             .atan2(p[0] - q[0])
             .to_degrees()
@@ -51,13 +52,13 @@ pub fn refine(
     for j in 0..7 {
         for i in 0..7 {
             let idx = [i as f32 + offset[0], j as f32 + offset[1]];
-            let at = h.apply(idx);
+            let at = predict(idx);
             // The local square side: distance to the predicted neighbours half a square
             // either way, along both axes; the smaller one sizes the kernel.
             let side = |d: [f32; 2]| {
                 dist(
-                    h.apply([idx[0] - d[0], idx[1] - d[1]]),
-                    h.apply([idx[0] + d[0], idx[1] + d[1]]),
+                    predict([idx[0] - d[0], idx[1] - d[1]]),
+                    predict([idx[0] + d[0], idx[1] + d[1]]),
                 )
             };
             let s = side([0.5, 0.0]).min(side([0.0, 0.5]));
@@ -67,8 +68,8 @@ pub fn refine(
             let local = if turned {
                 let axis = |d: [f32; 2]| {
                     let (p, q) = (
-                        h.apply([idx[0] + d[0], idx[1] + d[1]]),
-                        h.apply([idx[0] - d[0], idx[1] - d[1]]),
+                        predict([idx[0] + d[0], idx[1] + d[1]]),
+                        predict([idx[0] - d[0], idx[1] - d[1]]),
                     );
                     [p[0] - q[0], p[1] - q[1]]
                 };
@@ -90,10 +91,24 @@ pub fn refine(
     let positive = found.iter().filter(|f| phase(f) > 0).count();
     let majority = if 2 * positive >= found.len() { 1 } else { -1 };
     found.retain(|f| phase(f) == majority);
+    found.into_iter().map(|f| (f.0, f.1)).collect()
+}
+
+/// The lattice homography (index coordinates to pixels, inner corners at `offset + (0..7)`)
+/// refitted on the 49 inner corners found again; `None` when too few are found or they do
+/// not fit one homography (then the caller keeps its own).
+pub fn refine(
+    integral: &Integral,
+    h: &Homography,
+    offset: [f32; 2],
+    kernel: Kernel,
+    min_score: f32,
+) -> Option<Homography> {
+    let found = refind(integral, &|p| h.apply(p), offset, kernel, min_score);
     if found.len() < MIN_REFOUND {
         return None;
     }
-    let (src, dst): (Vec<Point>, Vec<Point>) = found.iter().map(|f| (f.0, f.1)).unzip();
+    let (src, dst): (Vec<Point>, Vec<Point>) = found.into_iter().unzip();
     let (refit, src, dst) = fit_without_strays(src, dst)?;
     // Reject a refit that does not explain its own points: a wrong corner would pull it.
     let square = dist(refit.apply([0.0, 0.0]), refit.apply([6.0, 6.0])) / (6.0 * 2f32.sqrt());

@@ -7,7 +7,7 @@ use std::time::Instant;
 use image::RgbImage;
 use shakmaty::Square;
 
-use crate::board::{FoundBoard, find, find_all, reading_order};
+use crate::board::{FoundBoard, find, find_all, reading_order, unbent};
 use crate::board_top::{self, Reading, picture_top};
 use crate::class::SquareClass;
 use crate::classifier::{Backend, CheckpointError, Classifier, top_probability};
@@ -112,7 +112,7 @@ impl Recognizer {
         find_ms: f64,
     ) -> Result<Recognition, RecognizeError> {
         let t1 = Instant::now();
-        let crops = cut(img, &board.quad, self.classifier.crop())?;
+        let mut crops = cut(img, &board.quad, self.classifier.crop())?;
         let t2 = Instant::now();
         // The finder only knows the board's geometry; the pieces tell which edge is its top.
         // A reading begins with the first model's own look (its sureness is the glance) and
@@ -128,7 +128,33 @@ impl Recognizer {
             crops,
             glance,
         };
-        let first_look = look(&crops);
+        let mut first_look = look(&crops);
+        // A board whose lines bend (see [`crate::board::Bend`]) is also read from a copy of
+        // the picture with the bend taken out, and the surer glance is kept: every step
+        // after this one then sees a flat board, and its outline is given back in the
+        // picture's pixels at the end.
+        let in_picture = board.quad;
+        let straight = board
+            .bend
+            .as_ref()
+            .filter(|_| opts.straighten)
+            .and_then(|bend| unbent(img, bend, &board.quad));
+        let mut straight_outline = None;
+        let img = match &straight {
+            Some((straight, outline)) => {
+                let straight_crops = cut(straight, outline, self.classifier.crop())?;
+                let straight_look = look(&straight_crops);
+                if straight_look.1 > first_look.1 {
+                    (crops, first_look) = (straight_crops, straight_look);
+                    board.quad = *outline;
+                    straight_outline = Some(*outline);
+                    straight
+                } else {
+                    img
+                }
+            }
+            None => img,
+        };
         let first = finish(&board.quad, crops, first_look);
         let settled = board_top::settle_top(first, opts.uncertain_below, |quad, glance_bar| {
             let crops = cut(img, quad, self.classifier.crop())?;
@@ -366,8 +392,17 @@ impl Recognizer {
         let problems = check(&fen);
         let t4 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
+        if let Some(outline) = straight_outline {
+            // The settled outline relabels the straight one's corners (quarter turns).
+            board.quad = Quad(board.quad.0.map(|p| {
+                (0..4)
+                    .find(|&k| outline.0[k] == p)
+                    .map_or(p, |k| in_picture.0[k])
+            }));
+        }
         Ok(Recognition {
             lichess_url: fen.lichess_url(),
+            straightened: straight_outline.is_some(),
             fen,
             placement,
             picture_top: picture_top(&board.quad),

@@ -53,6 +53,10 @@ pub struct RecognizeOptions {
     /// stretched to the full range, and the surer reading kept (`None`: both off). Default
     /// 170.
     pub stretch_faded_below: Option<f32>,
+    /// Also read a board whose lines bend (a page curling towards a book's spine, a
+    /// camera's barrel distortion; see [`crate::board::Bend`]) with the bend taken out, and
+    /// keep the surer reading.
+    pub straighten: bool,
     /// The FEN fields the picture cannot show.
     pub fields: FenFields,
 }
@@ -72,6 +76,7 @@ impl Default for RecognizeOptions {
             unlike_twins_margin: Some(0.2),
             hidden: Some(HiddenConfig::default()),
             stretch_faded_below: Some(levels::FADED_BELOW),
+            straighten: true,
             fields: FenFields::default(),
         }
     }

@@ -1,0 +1,101 @@
+//! Bent boards (a page curling towards a book's spine, a camera's barrel distortion): the
+//! finder measures the bend on the inner corners, and the pipeline reads the board with it
+//! taken out. Flat boards have none.
+
+use fenscan::board::{FinderConfig, find};
+use fenscan::recognize::RecognizeOptions;
+use image::RgbImage;
+
+use crate::pipeline::{screenshots, white_below};
+use crate::util::{own_set_renderer, shipped};
+
+/// `img` seen through a lens with barrel distortion `k` centred on `centre`: a point at
+/// radius `r` (a share of `radius`) moves to `r (1 - k r^2)`, so straight lines off the
+/// centre bow outwards.
+fn barrel(img: &RgbImage, centre: [f32; 2], radius: f32, k: f32) -> RgbImage {
+    RgbImage::from_fn(img.width(), img.height(), |x, y| {
+        let (dx, dy) = (
+            (x as f32 + 0.5 - centre[0]) / radius,
+            (y as f32 + 0.5 - centre[1]) / radius,
+        );
+        // Where the distorted picture's pixel comes from: the inverse of r -> r (1 - k r^2)
+        // by fixed-point steps (k small).
+        let r = (dx * dx + dy * dy).sqrt();
+        let mut s = r;
+        for _ in 0..4 {
+            s = r / (1.0 - k * s * s);
+        }
+        let f = if r > 0.0 { s / r } else { 1.0 };
+        let (sx, sy) = (centre[0] + dx * f * radius, centre[1] + dy * f * radius);
+        let p = fenscan::squares::sample_bilinear(img, sx - 0.5, sy - 0.5);
+        image::Rgb(p.map(|v| v.clamp(0.0, 255.0).round() as u8))
+    })
+}
+
+/// Boards filling most of a plain picture, so that the distortion bends their edges.
+fn large_boards() -> fenscan::render::Renderer {
+    let mut cfg = screenshots(300);
+    cfg.positions.random_placement = 0.0;
+    cfg.scene.cropped = 1.0;
+    cfg.look.book_theme = 0.0;
+    own_set_renderer(cfg)
+}
+
+#[test]
+fn a_bent_board_is_read_with_its_bend_taken_out() {
+    let renderer = large_boards();
+    let rec = shipped();
+    let (mut straightened, mut exact, mut exact_unstraightened) = (0, 0, 0);
+    let n = 4;
+    for i in 0..n as u64 {
+        let r = renderer.render(49, i);
+        // Padded with page around it first: the distortion must keep the board inside.
+        let pad = r.image.width() / 5;
+        let mut page = RgbImage::from_pixel(
+            r.image.width() + 2 * pad,
+            r.image.height() + 2 * pad,
+            image::Rgb([235, 235, 235]),
+        );
+        image::imageops::replace(&mut page, &r.image, i64::from(pad), i64::from(pad));
+        // The bend moves the board's corners about two thirds of a square from where the
+        // inner corners' best homography puts them: unstraightened, corner squares are lost.
+        let centre = [
+            r.quad.centre()[0] + pad as f32,
+            r.quad.centre()[1] + pad as f32,
+        ];
+        let bent = barrel(&page, centre, r.quad.mean_side() / 2f32.sqrt(), 0.15);
+        let found = find(&bent, &FinderConfig::default()).expect("the bent board is found");
+        let bend = found.bend.as_ref().expect("its bend is measured");
+        assert!(bend.largest > 0.05, "image {i}: {bend:?}");
+        let got = rec.recognize(&bent, &white_below()).unwrap();
+        straightened += usize::from(got.straightened);
+        exact += usize::from(got.placement == r.placement);
+        let flat_only = RecognizeOptions {
+            straighten: false,
+            ..white_below()
+        };
+        let plain = rec.recognize(&bent, &flat_only).unwrap();
+        assert!(!plain.straightened);
+        exact_unstraightened += usize::from(plain.placement == r.placement);
+        // The outline is given in the picture's pixels either way.
+        assert!(got.board.quad.max_corner_distance(&plain.board.quad) < 1e-3);
+    }
+    assert!(
+        straightened >= n - 1,
+        "{straightened} of {n} read straightened"
+    );
+    assert!(
+        exact == n && exact_unstraightened < n,
+        "exact: {exact} straightened, {exact_unstraightened} not, of {n}"
+    );
+}
+
+#[test]
+fn flat_boards_have_no_bend() {
+    let renderer = large_boards();
+    for i in 0..6 {
+        let r = renderer.render(50, i);
+        let found = find(&r.image, &FinderConfig::default()).unwrap();
+        assert!(found.bend.is_none(), "image {i}: {:?}", found.bend);
+    }
+}
