@@ -90,7 +90,7 @@ pub fn measure(
     let mut field = None;
     // Corners far out on a bent board lie beyond the search around the homography's place
     // for them: a second search around the field's place finds them.
-    for _ in 0..2 {
+    for pass in 0..2 {
         if found.len() < MIN_CORNERS / 2 {
             return None;
         }
@@ -102,6 +102,10 @@ pub fn measure(
             })
             .collect();
         let (fit, _) = fit_field(&misses)?;
+        // Most boards are flat: a first field that hardly moves the outer corners ends it.
+        if pass == 0 && outer_shift(&fit, square) < BENT_FROM / 2.0 {
+            return None;
+        }
         let predict = |idx: Point| {
             let q = h.apply(idx);
             let terms = basis(t(idx)[0], t(idx)[1]);
@@ -154,15 +158,7 @@ pub fn measure(
         let f = at(t);
         (d[0] - f[0]).hypot(d[1] - f[1])
     }) / square;
-    let corners = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0f32]]
-        .map(|c| [c[0] * 8.0 / 7.0, c[1] * 8.0 / 7.0]);
-    let shift = corners
-        .iter()
-        .map(|&c| {
-            let f = at(c);
-            f[0].hypot(f[1]) / square
-        })
-        .fold(0.0, f32::max);
+    let shift = outer_shift(&field, square);
     if shift < BENT_FROM || left > EXPLAINED_TO * before || left > MAX_LEFT || shift > MAX_SHIFT {
         return None;
     }
@@ -179,6 +175,20 @@ pub fn measure(
         coefficients: [field[0].map(|c| c * fx), field[1].map(|c| c * fy)],
         largest,
     })
+}
+
+/// The field's largest move at the board's four outer corners, in squares of `square`
+/// pixels.
+fn outer_shift(field: &[[f32; TERMS]; 2], square: f32) -> f32 {
+    let far = 8.0 / 7.0;
+    [[-far, -far], [far, -far], [far, far], [-far, far]]
+        .iter()
+        .map(|c| {
+            let terms = basis(c[0], c[1]);
+            let f = field.map(|k| k.iter().zip(&terms).map(|(a, b)| a * b).sum::<f32>());
+            f[0].hypot(f[1]) / square
+        })
+        .fold(0.0, f32::max)
 }
 
 /// The terms of the field at `(x, y)`.
