@@ -50,13 +50,21 @@ pub struct Bend {
 }
 
 impl Bend {
+    /// The board's four corners as the bend places them (picture pixels, in the order of
+    /// the outline it was measured on).
+    pub fn corners(&self) -> Quad {
+        let unit = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0f32]];
+        Quad(std::array::from_fn(|k| {
+            let (p, d) = (self.outline.0[k], self.offset(unit[k][0], unit[k][1]));
+            [p[0] + d[0], p[1] + d[1]]
+        }))
+    }
+
     /// The offset (picture pixels) at board coordinates `(u, v)` (0 to 1 from the outline's
     /// first corner, as [`crate::quad::Quad::homography`]).
     pub fn offset(&self, u: f32, v: f32) -> Point {
         let t = |w: f32| (8.0 * w.clamp(-CLAMP_OUTSIDE, 1.0 + CLAMP_OUTSIDE) - 4.0) / 3.5;
-        let terms = basis(t(u), t(v));
-        self.coefficients
-            .map(|c| c.iter().zip(&terms).map(|(a, b)| a * b).sum())
+        field_at(&self.coefficients, [t(u), t(v)])
     }
 }
 
@@ -86,6 +94,17 @@ pub fn measure(
             (idx[1] - offset[1] - 3.0) / 3.5,
         ]
     };
+    // Each corner found: its field coordinates and how far it lies from the homography's
+    // place for it.
+    let misses_of = |found: &[(Point, Point)]| -> Vec<(Point, Point)> {
+        found
+            .iter()
+            .map(|(idx, p)| {
+                let q = h.apply(*idx);
+                (t(*idx), [p[0] - q[0], p[1] - q[1]])
+            })
+            .collect()
+    };
     let mut found = refind(integral, &|p| h.apply(p), offset, kernel, min_score);
     let mut field = None;
     // Corners far out on a bent board lie beyond the search around the homography's place
@@ -94,22 +113,13 @@ pub fn measure(
         if found.len() < MIN_CORNERS / 2 {
             return None;
         }
-        let misses: Vec<(Point, Point)> = found
-            .iter()
-            .map(|(idx, p)| {
-                let q = h.apply(*idx);
-                (t(*idx), [p[0] - q[0], p[1] - q[1]])
-            })
-            .collect();
-        let (fit, _) = fit_field(&misses)?;
+        let (fit, _) = fit_field(&misses_of(&found))?;
         // Most boards are flat: a first field that hardly moves the outer corners ends it.
         if pass == 0 && outer_shift(&fit, square) < BENT_FROM / 2.0 {
             return None;
         }
         let predict = |idx: Point| {
-            let q = h.apply(idx);
-            let terms = basis(t(idx)[0], t(idx)[1]);
-            let d = fit.map(|c| c.iter().zip(&terms).map(|(a, b)| a * b).sum::<f32>());
+            let (q, d) = (h.apply(idx), field_at(&fit, t(idx)));
             [q[0] + d[0], q[1] + d[1]]
         };
         found = refind(integral, &predict, offset, kernel, min_score);
@@ -131,13 +141,7 @@ pub fn measure(
     {
         return None;
     }
-    let misses: Vec<(Point, Point)> = found
-        .iter()
-        .map(|(idx, p)| {
-            let q = h.apply(*idx);
-            (t(*idx), [p[0] - q[0], p[1] - q[1]])
-        })
-        .collect();
+    let misses = misses_of(&found);
     let (field, inliers) = fit_field(&misses).unwrap_or((field, vec![true; misses.len()]));
     // Corners found on a man's outline or an arrow are strays of any fit: judged without
     // them.
@@ -149,13 +153,9 @@ pub fn measure(
     let rms = |f: &dyn Fn(Point, Point) -> f32| {
         (misses.iter().map(|(t, d)| f(*t, *d).powi(2)).sum::<f32>() / misses.len() as f32).sqrt()
     };
-    let at = |t: Point| {
-        let terms = basis(t[0], t[1]);
-        field.map(|c| c.iter().zip(&terms).map(|(a, b)| a * b).sum::<f32>())
-    };
     let before = rms(&|_, d| d[0].hypot(d[1])) / square;
     let left = rms(&|t, d| {
-        let f = at(t);
+        let f = field_at(&field, t);
         (d[0] - f[0]).hypot(d[1] - f[1])
     }) / square;
     let shift = outer_shift(&field, square);
@@ -165,7 +165,7 @@ pub fn measure(
     let largest = misses
         .iter()
         .map(|(t, _)| {
-            let f = at(*t);
+            let f = field_at(&field, *t);
             f[0].hypot(f[1]) / square
         })
         .fold(0.0, f32::max);
@@ -184,11 +184,16 @@ fn outer_shift(field: &[[f32; TERMS]; 2], square: f32) -> f32 {
     [[-far, -far], [far, -far], [far, far], [-far, far]]
         .iter()
         .map(|c| {
-            let terms = basis(c[0], c[1]);
-            let f = field.map(|k| k.iter().zip(&terms).map(|(a, b)| a * b).sum::<f32>());
+            let f = field_at(field, *c);
             f[0].hypot(f[1]) / square
         })
         .fold(0.0, f32::max)
+}
+
+/// The field with coefficients `field` at field coordinates `t`.
+fn field_at(field: &[[f32; TERMS]; 2], t: Point) -> Point {
+    let terms = basis(t[0], t[1]);
+    field.map(|c| c.iter().zip(&terms).map(|(a, b)| a * b).sum())
 }
 
 /// The terms of the field at `(x, y)`.
@@ -231,8 +236,7 @@ fn fit_field(misses: &[(Point, Point)]) -> Option<([[f32; TERMS]; 2], Vec<bool>)
     let all: Vec<&(Point, Point)> = misses.iter().collect();
     let first = solve(&all)?;
     let miss = |(t, d): &(Point, Point)| {
-        let terms = basis(t[0], t[1]);
-        let f = first.map(|c| c.iter().zip(&terms).map(|(a, b)| a * b).sum::<f32>());
+        let f = field_at(&first, *t);
         (d[0] - f[0]).hypot(d[1] - f[1])
     };
     let mut sorted: Vec<f32> = misses.iter().map(miss).collect();
@@ -256,26 +260,36 @@ fn fit_field(misses: &[(Point, Point)]) -> Option<([[f32; TERMS]; 2], Vec<bool>)
 const MARGIN: f32 = 0.15;
 /// Largest side of the straightened board in pixels.
 const MAX_SIDE: f32 = 2048.0;
+/// How far (squares) a bent board's corner may lie outside the picture for it to be
+/// straightened: the corner's place is extrapolated from the inner corners, and a corner
+/// square this far out still shows most of itself.
+const OUTSIDE_SLACK: f32 = 0.5;
 /// A board is straightened at twice its longest side up to this side in pixels.
 const UPSAMPLED_UP_TO: f32 = 1024.0;
 
 /// The board in `img` with its `bend` taken out: the picture resampled so that the board
 /// is an upright square of at least its longest side in pixels (a small board drawn
 /// larger) with a margin around it, its lines straight. `quad` is the board's outline in
-/// the picture as the bend's own or with its corners relabelled (quarter turns); returns
-/// the picture and `quad` carried into it. `None` when the board does not lie wholly
-/// inside the picture (what lies outside must stay outside: the squares it cuts off are
-/// reported as such) or `quad` is not the bend's outline.
+/// the picture, the bend's own or its [`Bend::corners`], or either with its corners
+/// relabelled (quarter turns); returns the picture and `quad` carried into it. `None`
+/// when a corner of the board lies over half a square outside the picture (what lies
+/// outside must stay outside: the squares it cuts off are reported as such) or
+/// `quad` is not the bend's outline.
 pub fn unbent(img: &image::RgbImage, bend: &Bend, quad: &Quad) -> Option<(image::RgbImage, Quad)> {
     use crate::squares::{sample_bilinear, to_u8};
-    let corner = |p: &Point| (0..4).find(|&k| bend.outline.0[k] == *p);
+    let corners = bend.corners();
+    let corner = |p: &Point| (0..4).find(|&k| bend.outline.0[k] == *p || corners.0[k] == *p);
     let relabelled: Vec<usize> = quad.0.iter().map(corner).collect::<Option<_>>()?;
     let quad = &bend.outline;
     let (w, h) = (img.width() as f32, img.height() as f32);
-    if quad
+    // Where the board's corners really are (the homography's places for them may lie
+    // outside the picture when the board's edge curls in), give or take what the
+    // pipeline would not report as cut off anyway.
+    let slack = OUTSIDE_SLACK * quad.mean_side() / 8.0;
+    if corners
         .0
         .iter()
-        .any(|p| p[0] < 0.0 || p[1] < 0.0 || p[0] > w || p[1] > h)
+        .any(|p| p[0] < -slack || p[1] < -slack || p[0] > w + slack || p[1] > h + slack)
     {
         return None;
     }

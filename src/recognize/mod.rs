@@ -393,11 +393,13 @@ impl Recognizer {
         let t4 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
         if let Some(outline) = straight_outline {
-            // The settled outline relabels the straight one's corners (quarter turns).
+            // The settled outline relabels the straight one's corners (quarter turns); they
+            // are given where the bend puts them in the picture.
+            let corners = board.bend.as_ref().map_or(in_picture, |b| b.corners());
             board.quad = Quad(board.quad.0.map(|p| {
                 (0..4)
                     .find(|&k| outline.0[k] == p)
-                    .map_or(p, |k| in_picture.0[k])
+                    .map_or(p, |k| corners.0[k])
             }));
         }
         Ok(Recognition {
