@@ -263,8 +263,8 @@ fn print_notes(prefix: &str, r: &Recognition, turn_given: bool) {
     }
     if let Some(bend) = r.board.bend.as_ref().filter(|_| r.straightened) {
         eprintln!(
-            "{prefix}the board's lines bend (its corners up to {:.2} of a square off straight \
-             lines): read with the bend taken out",
+            "{prefix}the board's lines bend (its inner corners up to {:.2} of a square from \
+             where straight lines put them): read with the bend taken out",
             bend.largest
         );
     }

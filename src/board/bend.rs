@@ -4,7 +4,8 @@
 //! good share of a square off. The inner corners found again tell how far each one lies
 //! from the homography's place for it; a smooth field (a cubic in the board's coordinates)
 //! fitted to those misses says where every point of the board really is. A flat board (a
-//! screenshot, a page photographed flat) misses by a hundredth of a square and gets none.
+//! screenshot, a page photographed flat) misses only by the noise of finding its corners
+//! (about a hundredth of a square), which no smooth field explains: it gets none.
 
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
