@@ -77,16 +77,20 @@ pub fn from_position(as_read: &Placement) -> OrientationDecision {
 /// reading order), `sure` only the squares read surely. Whether the board could come from
 /// a game is judged on the sure squares, so that a mark or an arrow read as one more piece
 /// does not make a game position look like an editor's board; the evidence is taken from
-/// every square. A board whose sure squares break a game's rules only by a second king of
-/// a side is weighed without its kings and turned only on clear evidence.
+/// every square. A board that breaks a game's rules only by a second king of a side (in
+/// its sure squares and as read) is weighed without its kings and turned only on clear
+/// evidence.
 pub fn from_reading(as_read: &Placement, sure: &Placement) -> OrientationDecision {
     // Where pieces stand says something only about positions that could come from a game;
     // an editor's artificial board (nine kings, 40 pieces) is read as drawn, white below.
     // A board whose only break with a game is a second king of a side (a style whose
-    // queens read surely as kings) still shows where its pawns stand: the kings' places
-    // say nothing then.
+    // queens read surely as kings), as read and in its sure squares, still shows where its
+    // pawns stand: the kings' places say nothing then. (An editor's full board, read
+    // blurred, can show a game's count in its sure squares alone.)
     let men = MenCount::of(sure);
-    let kings_doubtful = !men.fit_a_game() && men.fit_a_game_but_for_kings();
+    let kings_doubtful = !men.fit_a_game()
+        && men.fit_a_game_but_for_kings()
+        && MenCount::of(as_read).fit_a_game_but_for_kings();
     if !men.fit_a_game() && !kings_doubtful {
         return OrientationDecision {
             orientation: Orientation::White,
@@ -264,6 +268,22 @@ mod tests {
         let upright = sure.rotated_180();
         assert_eq!(
             from_reading(&upright, &upright).source,
+            OrientationSource::Default
+        );
+        // A full editor's board of which only a game's count is read surely stays a guess.
+        let crowded: Placement = "PPPPPPPP/kkkkpppp/8/8/8/8/pppppppp/KKKKPPPP"
+            .parse()
+            .unwrap();
+        let mut few = Placement::default();
+        for (sq, piece) in crowded.pieces() {
+            if u32::from(sq.rank()) < 2 {
+                few.set(sq, SquareClass::Piece(piece));
+            }
+        }
+        few.set(Square::A8, SquareClass::Piece(Color::Black.king()));
+        few.set(Square::B8, SquareClass::Piece(Color::Black.king()));
+        assert_eq!(
+            from_reading(&crowded, &few).source,
             OrientationSource::Default
         );
         // A gallery of kings without pawns says nothing either way.
