@@ -133,7 +133,6 @@ impl Recognizer {
         // the picture with the bend taken out, and the surer glance is kept: every step
         // after this one then sees a flat board, and its outline is given back in the
         // picture's pixels at the end.
-        let in_picture = board.quad;
         let straight = board
             .bend
             .as_ref()
@@ -392,10 +391,10 @@ impl Recognizer {
         let problems = check(&fen);
         let t4 = Instant::now();
         let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1000.0;
-        if let Some(outline) = straight_outline {
+        if let (Some(outline), Some(bend)) = (straight_outline, &board.bend) {
             // The settled outline relabels the straight one's corners (quarter turns); they
             // are given where the bend puts them in the picture.
-            let corners = board.bend.as_ref().map_or(in_picture, |b| b.corners());
+            let corners = bend.corners();
             board.quad = Quad(board.quad.0.map(|p| {
                 (0..4)
                     .find(|&k| outline.0[k] == p)
