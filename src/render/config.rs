@@ -227,6 +227,19 @@ pub struct SceneConfig {
     /// into a square), after the degradations: probability and the smallest share of the
     /// side kept (0.3-1). Default 0, 0.6.
     pub squash: Effect,
+    /// A book's page curling towards its spine beyond one of the board's sides (flat up to
+    /// a line across the board, then wrapped round a cylinder, seen from a camera above),
+    /// before the camera's angle: probability and the largest angle in degrees the page
+    /// turns by at the board's edge (up to 75). Drawn from a stream of its own, so a set
+    /// drawn with it shows the same boards as one without. The labels keep the four
+    /// corners only: square crops cut through them miss the bend, so sets for training
+    /// the square classifier leave it off. Default 0, 50.
+    pub curl: Effect,
+    /// A camera lens's radial distortion (barrel three times in four, else pincushion)
+    /// centred on the picture, after the camera's angle: probability and the largest `|k|`
+    /// (a point at the picture's corner moves by `k` of its distance from the centre; up
+    /// to 0.3). From the same stream as `curl`, with the same caveat. Default 0, 0.15.
+    pub lens: Effect,
     /// Share of uncropped pictures with an app's panels flush against the board (an
     /// evaluation bar beside it, player strips with names, men taken and clocks above and
     /// below; `src/render/panels.rs`), drawn from a stream of their own so that a set drawn
@@ -246,6 +259,8 @@ impl Default for SceneConfig {
             perspective: effect(0.15, 0.25),
             quarter_turn: 0.0,
             squash: effect(0.0, 0.6),
+            curl: effect(0.0, 50.0),
+            lens: effect(0.0, 0.15),
             app_panels: 0.0,
         }
     }
@@ -460,6 +475,8 @@ impl SynthConfig {
             ("scene.squash.probability", self.scene.squash.probability),
             ("scene.second_board", self.scene.second_board),
             ("scene.app_panels", self.scene.app_panels),
+            ("scene.curl.probability", self.scene.curl.probability),
+            ("scene.lens.probability", self.scene.lens.probability),
             (
                 "scene.rotation.probability",
                 self.scene.rotation.probability,
@@ -519,6 +536,12 @@ impl SynthConfig {
         }
         if !(0.3..=1.0).contains(&self.scene.squash.strength) {
             return Err("scene.squash.strength must be between 0.3 and 1".into());
+        }
+        if !(0.0..=75.0).contains(&self.scene.curl.strength) {
+            return Err("scene.curl.strength must be between 0 and 75 (degrees)".into());
+        }
+        if !(0.0..=0.3).contains(&self.scene.lens.strength) {
+            return Err("scene.lens.strength must be between 0 and 0.3".into());
         }
         if !(0.0..=0.4).contains(&self.scene.perspective.strength) {
             return Err("scene.perspective.strength must be between 0 and 0.4".into());

@@ -2,6 +2,7 @@
 //! degradations, with exact labels. The data factory behind `synth` and `train`.
 
 pub mod arrows;
+pub mod bend;
 pub mod board;
 mod board_men;
 pub mod camera;
@@ -140,6 +141,16 @@ pub(crate) fn luma(c: resvg::tiny_skia::ColorU8) -> f32 {
 
 /// Mixed into the seed of the stream that draws an app's panels (`scene.app_panels`).
 const PANEL_STREAM: u64 = 0x7061_6e65_6c73;
+/// Mixed into the seed of the stream that draws a page's curl and a lens's distortion
+/// (`scene.curl`, `scene.lens`).
+const BEND_STREAM: u64 = 0x6265_6e64;
+
+/// The random streams one image is drawn from.
+struct Streams<'a> {
+    main: &'a mut ChaCha8Rng,
+    panels: &'a mut ChaCha8Rng,
+    bend: &'a mut ChaCha8Rng,
+}
 
 /// The per-image random stream: independent of how images are spread over threads.
 pub fn item_rng(seed: u64, index: u64) -> ChaCha8Rng {
@@ -199,6 +210,8 @@ impl Renderer {
         // An app's panels come from a stream of their own: turning them on changes nothing
         // else in the picture.
         let mut panel_rng = item_rng(seed ^ PANEL_STREAM, index);
+        // So is a bend: a set drawn with one shows the same boards bent.
+        let mut bend_rng = item_rng(seed ^ BEND_STREAM, index);
         // A rare failure (degenerate geometry) is retried with the next draws of the stream;
         // after a few, the scene falls back to a plain cropped board so this never hangs.
         let mut plain = self.cfg;
@@ -210,7 +223,12 @@ impl Renderer {
         let mut attempt = 0;
         loop {
             let cfg = if attempt < 20 { &self.cfg } else { &plain };
-            if let Some(r) = self.try_render(cfg, &mut rng, &mut panel_rng, board_area) {
+            let streams = Streams {
+                main: &mut rng,
+                panels: &mut panel_rng,
+                bend: &mut bend_rng,
+            };
+            if let Some(r) = self.try_render(cfg, streams, board_area) {
                 return r;
             }
             attempt += 1;
@@ -220,10 +238,14 @@ impl Renderer {
     fn try_render(
         &self,
         cfg: &SynthConfig,
-        rng: &mut ChaCha8Rng,
-        panel_rng: &mut ChaCha8Rng,
+        streams: Streams,
         board_area: bool,
     ) -> Option<Rendered> {
+        let Streams {
+            main: rng,
+            panels: panel_rng,
+            bend: bend_rng,
+        } = streams;
         let placement = positions::random_position(&cfg.positions, rng);
         let orientation = if rng.random_bool(cfg.look.black_bottom) {
             Orientation::Black
@@ -341,6 +363,15 @@ impl Renderer {
         if !panels.is_empty() {
             effects.push(format!("panels:{}", panels.join("+")));
         }
+        // The page curls before the camera sees it at an angle.
+        let curl = cfg.scene.curl;
+        if curl.probability > 0.0 && bend_rng.random_bool(curl.probability) {
+            let page = bend::Curl::random(curl.strength, bend_rng);
+            if let Some((img, q)) = page.apply(&image, &quad) {
+                (image, quad) = (img, q);
+                effects.push(page.describe());
+            }
+        }
         let rotate = rng.random_bool(cfg.scene.rotation.probability);
         let skew = rng.random_bool(cfg.scene.perspective.probability);
         if rotate || skew {
@@ -359,6 +390,14 @@ impl Renderer {
             image = img;
             quad = q;
             effects.push(format!("perspective:{angle:.1}deg,{amount:.2}"));
+        }
+        let lens = cfg.scene.lens;
+        if lens.probability > 0.0 && bend_rng.random_bool(lens.probability) {
+            let glass = bend::Lens::random(lens.strength, bend_rng);
+            if let Some((img, q)) = glass.apply(&image, &quad) {
+                (image, quad) = (img, q);
+                effects.push(glass.describe());
+            }
         }
         if board_area {
             // The squares use the board and the bit of context their crops take around it:
