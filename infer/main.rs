@@ -116,8 +116,8 @@ struct ModelArgs {
     /// stretched.
     #[arg(long)]
     no_stretch: bool,
-    /// Do not read a board whose lines bend (a page curling towards a book's spine, a
-    /// camera's barrel distortion) again with the bend taken out.
+    /// Read a board whose lines bend (a page curling towards a book's spine, a camera's
+    /// barrel distortion) as it is, without taking the bend out.
     #[arg(long)]
     no_straighten: bool,
     /// Report squares whose best class is below this probability (0.9 flags about three

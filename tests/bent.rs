@@ -33,12 +33,16 @@ fn barrel(img: &RgbImage, centre: [f32; 2], radius: f32, k: f32) -> RgbImage {
 }
 
 /// Boards filling most of a plain picture, so that the distortion bends their edges.
-fn large_boards() -> fenscan::render::Renderer {
+fn large_board_config() -> fenscan::render::SynthConfig {
     let mut cfg = screenshots(300);
     cfg.positions.random_placement = 0.0;
     cfg.scene.cropped = 1.0;
     cfg.look.book_theme = 0.0;
-    own_set_renderer(cfg)
+    cfg
+}
+
+fn large_boards() -> fenscan::render::Renderer {
+    own_set_renderer(large_board_config())
 }
 
 #[test]
@@ -113,5 +117,70 @@ fn flat_boards_have_no_bend() {
         let r = renderer.render(50, i);
         let found = find(&r.image, &FinderConfig::default()).unwrap();
         assert!(found.bend.is_none(), "image {i}: {:?}", found.bend);
+    }
+}
+
+/// synth's page curl and lens bend the very boards drawn without them, and their labels
+/// keep the board's corners where the bend puts them: the bent outline the finder reports
+/// lands on them.
+#[test]
+fn synth_bends_boards_and_labels_their_corners() {
+    use fenscan::render::config::Effect;
+    // Large boards with some page around them: a page lifting towards the camera would
+    // carry the corners of a board filling its picture out of it.
+    let mut plain = large_board_config();
+    plain.scene.cropped = 0.0;
+    plain.scene.min_board_fraction = 0.6;
+    let (mut curled, mut lensed) = (plain, plain);
+    curled.scene.curl = Effect {
+        probability: 1.0,
+        strength: 60.0,
+    };
+    lensed.scene.lens = Effect {
+        probability: 1.0,
+        strength: 0.15,
+    };
+    let flat = own_set_renderer(plain);
+    for (cfg, effect) in [(curled, "curl:"), (lensed, "lens:")] {
+        let renderer = own_set_renderer(cfg);
+        let (mut bent, mut measured) = (0, 0);
+        for i in 0..6 {
+            let (x, y) = (flat.render(7, i), renderer.render(7, i));
+            assert_eq!(x.placement, y.placement, "{effect} image {i}");
+            assert!(!x.effects.iter().any(|e| e.starts_with(effect)));
+            let Some(drawn) = y.effects.iter().find(|e| e.starts_with(effect)) else {
+                continue;
+            };
+            bent += 1;
+            let found = find(&y.image, &FinderConfig::default()).expect("the board is found");
+            let corners = found.bend.as_ref().map_or(found.quad, |b| b.corners());
+            let miss = y
+                .quad
+                .0
+                .iter()
+                .map(|p| {
+                    corners
+                        .0
+                        .iter()
+                        .map(|q| fenscan::quad::dist(*p, *q))
+                        .fold(f32::MAX, f32::min)
+                })
+                .fold(0.0, f32::max)
+                / y.quad.mean_side();
+            // A mild bend is left to the homography (the bend is measured from a fifth of
+            // a square at the corners); a measured one puts the corners closer.
+            let within = if found.bend.is_some() { 0.02 } else { 0.03 };
+            measured += usize::from(found.bend.is_some());
+            assert!(
+                miss < within,
+                "{drawn} image {i}: corners {miss:.4} of the side off (bend {:?})",
+                found.bend.as_ref().map(|b| b.largest)
+            );
+        }
+        assert!(
+            measured >= 2,
+            "{effect}: bend measured on {measured} of {bent}"
+        );
+        assert!(bent >= 4, "{effect} drawn on {bent} of 6");
     }
 }

@@ -112,7 +112,25 @@ impl Recognizer {
         find_ms: f64,
     ) -> Result<Recognition, RecognizeError> {
         let t1 = Instant::now();
-        let mut crops = cut(img, &board.quad, self.classifier.crop())?;
+        // A board whose lines bend (see [`crate::board::Bend`]) is read from a copy of the
+        // picture with the bend taken out: every step after this one then sees a flat
+        // board, and its outline is given back in the picture's pixels at the end. (The
+        // classifier's first look is no judge between the two: squares cut half off their
+        // men look as sure as whole ones, and the resampled copy is a little softer.)
+        let straight = board
+            .bend
+            .as_ref()
+            .filter(|_| opts.straighten)
+            .and_then(|bend| unbent(img, bend, &board.quad));
+        let straight_outline = straight.as_ref().map(|(_, outline)| *outline);
+        let img = match &straight {
+            Some((straight, outline)) => {
+                board.quad = *outline;
+                straight
+            }
+            None => img,
+        };
+        let crops = cut(img, &board.quad, self.classifier.crop())?;
         let t2 = Instant::now();
         // The finder only knows the board's geometry; the pieces tell which edge is its top.
         // A reading begins with the first model's own look (its sureness is the glance) and
@@ -128,32 +146,7 @@ impl Recognizer {
             crops,
             glance,
         };
-        let mut first_look = look(&crops);
-        // A board whose lines bend (see [`crate::board::Bend`]) is also read from a copy of
-        // the picture with the bend taken out, and the surer glance is kept: every step
-        // after this one then sees a flat board, and its outline is given back in the
-        // picture's pixels at the end.
-        let straight = board
-            .bend
-            .as_ref()
-            .filter(|_| opts.straighten)
-            .and_then(|bend| unbent(img, bend, &board.quad));
-        let mut straight_outline = None;
-        let img = match &straight {
-            Some((straight, outline)) => {
-                let straight_crops = cut(straight, outline, self.classifier.crop())?;
-                let straight_look = look(&straight_crops);
-                if straight_look.1 > first_look.1 {
-                    (crops, first_look) = (straight_crops, straight_look);
-                    board.quad = *outline;
-                    straight_outline = Some(*outline);
-                    straight
-                } else {
-                    img
-                }
-            }
-            None => img,
-        };
+        let first_look = look(&crops);
         let first = finish(&board.quad, crops, first_look);
         let settled = board_top::settle_top(first, opts.uncertain_below, |quad, glance_bar| {
             let crops = cut(img, quad, self.classifier.crop())?;

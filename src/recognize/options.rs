@@ -53,9 +53,8 @@ pub struct RecognizeOptions {
     /// stretched to the full range, and the surer reading kept (`None`: both off). Default
     /// 170.
     pub stretch_faded_below: Option<f32>,
-    /// Also read a board whose lines bend (a page curling towards a book's spine, a
-    /// camera's barrel distortion; see [`crate::board::Bend`]) with the bend taken out, and
-    /// keep the surer reading.
+    /// Read a board whose lines bend (a page curling towards a book's spine, a camera's
+    /// barrel distortion; see [`crate::board::Bend`]) with the bend taken out.
     pub straighten: bool,
     /// The FEN fields the picture cannot show.
     pub fields: FenFields,

@@ -27,7 +27,7 @@ pub struct Recognition {
     /// Where the board is.
     pub board: FoundBoard,
     /// Whether the board was read from the picture with its bend taken out (see
-    /// [`crate::board::Bend`]): its lines bend, and that reading was the surer.
+    /// [`crate::board::Bend`]): its lines bend.
     pub straightened: bool,
     /// Where the board's top edge (as read, before orientation) lies in the picture: other
     /// than `top` when the picture is turned (see [`crate::board_top`]).
