@@ -29,8 +29,9 @@ const MIN_CORNERS: usize = 36;
 /// ... with at least this many in each outer row and column of the 7 x 7 inner corners,
 /// so that the field is measured out to the board's edges, not extrapolated there.
 const MIN_ON_EDGE: usize = 4;
-/// Largest correction at the board's outer corners, in squares: more is another pattern.
-const MAX_SHIFT: f32 = 1.0;
+/// Largest correction at the board's outer corners, in squares: more is another pattern
+/// (a page curling by 50 degrees at the board's edge moves them up to ~1.2).
+const MAX_SHIFT: f32 = 1.5;
 /// Beyond the board (the context of its edge squares, labels outside it) the field is
 /// taken as at this far out, in board units from the edge: a cubic grows fast.
 const CLAMP_OUTSIDE: f32 = 0.1;
