@@ -229,6 +229,9 @@ fn generate(args: RunArgs, kind: DatasetKind, jitter: Option<f32>) -> Result<()>
         bail!("--count must be at least 1");
     }
     let renderer = load_renderer(&args.style)?;
+    if let (DatasetKind::Squares, Some(why)) = (kind, renderer.config().squares_refused()) {
+        bail!("invalid configuration: {why}");
+    }
     let spec = RunSpec {
         kind,
         seed: args.seed,

@@ -99,6 +99,64 @@ fn train_on_an_unavailable_backend_is_a_clear_error() {
     assert!(!out_dir.exists());
 }
 
+/// Square crops are cut through a board's four corners: a config that bends the board's
+/// lines cannot make them, for `synth squares` or for `train`, and says why.
+#[test]
+fn bent_boards_are_refused_for_square_crops() {
+    let tmp = TempDir::new("cli-bent-squares");
+    let config = tmp.0.join("bent.json");
+    std::fs::write(
+        &config,
+        r#"{"scene": {"lens": {"probability": 0.5, "strength": 0.1}}}"#,
+    )
+    .unwrap();
+    let (config, out_dir) = (config.to_str().unwrap(), tmp.0.join("out"));
+    let out_dir = out_dir.to_str().unwrap();
+    let synth = run_bin(
+        "synth",
+        &[
+            "squares", "--count", "1", "--config", config, "--out", out_dir,
+        ],
+    );
+    let train_config = tmp.0.join("train.json");
+    std::fs::write(
+        &train_config,
+        r#"{"synth": {"scene": {"curl": {"probability": 0.5, "strength": 30.0}}}}"#,
+    )
+    .unwrap();
+    let train = run_bin(
+        "train",
+        &[
+            "--config",
+            train_config.to_str().unwrap(),
+            "--out",
+            out_dir,
+            "--pieces",
+            "data/pieces/fenscan",
+            "--steps",
+            "1",
+        ],
+    );
+    for (out, effect) in [(&synth, "scene.lens"), (&train, "scene.curl")] {
+        assert_ne!(out.status.code(), Some(0));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(effect) && err.contains("four corners"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert!(!std::path::Path::new(out_dir).exists());
+    // Whole boards keep their labels' corners where the bend puts them: drawn.
+    let boards = run_bin(
+        "synth",
+        &[
+            "boards", "--count", "1", "--config", config, "--out", out_dir,
+        ],
+    );
+    assert_exit(&boards, 0);
+}
+
 #[test]
 fn a_piece_set_that_is_not_a_folder_is_named_with_the_reason() {
     let tmp = TempDir::new("cli-pieces");

@@ -232,8 +232,8 @@ pub struct SceneConfig {
     /// before the camera's angle: probability and the largest angle in degrees the page
     /// turns by at the board's edge (up to 75). Drawn from a stream of its own, so a set
     /// drawn with it shows the same boards as one without. The labels keep the four
-    /// corners only: square crops cut through them miss the bend, so sets for training
-    /// the square classifier leave it off. Default 0, 50.
+    /// corners only: square crops cut through them would miss the bend, so `synth
+    /// squares` and `train` refuse it. Default 0, 50.
     pub curl: Effect,
     /// A camera lens's radial distortion (barrel three times in four, else pincushion)
     /// centred on the picture, after the camera's angle: probability and the largest `|k|`
@@ -412,6 +412,29 @@ impl SynthConfig {
         self.overlays.book_arrows = 0.0;
         self.overlays.square_letters = 0.0;
         self
+    }
+
+    /// Why this config cannot draw square crops (cut through a board's four corners, as
+    /// `synth squares` and `train` cut them), if it cannot: `scene.curl` and `scene.lens`
+    /// bend the board's lines, which four corners do not follow.
+    pub fn squares_refused(&self) -> Option<String> {
+        let bent: Vec<&str> = [
+            ("scene.curl", self.scene.curl.probability),
+            ("scene.lens", self.scene.lens.probability),
+        ]
+        .iter()
+        .filter(|(_, p)| *p > 0.0)
+        .map(|(name, _)| *name)
+        .collect();
+        (!bent.is_empty()).then(|| {
+            format!(
+                "{} {} the board's lines, which square crops cut through its four corners \
+                 do not follow: set {} probability to 0 for square crops and training",
+                bent.join(" and "),
+                if bent.len() == 1 { "bends" } else { "bend" },
+                if bent.len() == 1 { "its" } else { "their" },
+            )
+        })
     }
 
     /// Checks that every probability is in 0..=1 and sizes make sense.

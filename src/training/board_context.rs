@@ -396,6 +396,9 @@ pub fn fit_and_measure(
     fit: &BoardContextFit,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(BoardContext, ContextReport), TrainError> {
+    if let Some(why) = cfg.synth.squares_refused() {
+        return Err(TrainError::Config(format!("synth: {why}")));
+    }
     let renderer = Renderer::new(train_sets, cfg.synth).map_err(TrainError::Config)?;
     let fitting = renderer
         .with_config(with_free_placements(cfg.synth, fit.free_placement))

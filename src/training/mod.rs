@@ -136,7 +136,11 @@ impl TrainingConfig {
         if !(0.0..=1.0).contains(&self.empty_keep) {
             return bad("empty_keep must be between 0 and 1");
         }
-        self.synth.validate().map_err(TrainError::Config)
+        self.synth.validate().map_err(TrainError::Config)?;
+        match self.synth.squares_refused() {
+            Some(why) => Err(TrainError::Config(format!("synth: {why}"))),
+            None => Ok(()),
+        }
     }
 }
 
