@@ -237,8 +237,8 @@ pub struct SceneConfig {
     pub curl: Effect,
     /// A camera lens's radial distortion (barrel three times in four, else pincushion)
     /// centred on the picture, after the camera's angle: probability and the largest `|k|`
-    /// (a point at the picture's corner moves by `k` of its distance from the centre; up
-    /// to 0.3). From the same stream as `curl`, with the same caveat. Default 0, 0.15.
+    /// (the picture's corner shows what lay `1 + k` times as far from its centre; up to
+    /// 0.3). From the same stream as `curl`, with the same caveat. Default 0, 0.15.
     pub lens: Effect,
     /// Share of uncropped pictures with an app's panels flush against the board (an
     /// evaluation bar beside it, player strips with names, men taken and clocks above and
