@@ -48,6 +48,12 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
         );
     }
     let t = &r.total;
+    if t.straightened > 0 {
+        md += &format!(
+            "\n## Bent boards\n\nBoards whose lines bend, read with the bend taken out: {} (exact {}).\n",
+            t.straightened, t.straightened_exact,
+        );
+    }
     let wrong = t.squares - t.squares_right;
     md += &format!(
         "\n## Unsure squares\n\nSquares reported as unsure: {} ({:.1} a board). Wrong squares among them: {} of {wrong} ({:.1}%). Boards with mistakes that were all reported as unsure: {} of {}.\n",
@@ -89,9 +95,10 @@ pub fn to_markdown(r: &EvalReport, title: &str) -> String {
             Some(e) => md += &format!("- {} ({}): {e}\n", f.file, f.kind),
             None => {
                 md += &format!(
-                    "- {} ({}): {} wrong: {}\n",
+                    "- {} ({}{}): {} wrong: {}\n",
                     f.file,
                     f.kind,
+                    if f.straightened { ", straightened" } else { "" },
                     f.wrong.len(),
                     f.wrong.join(", ")
                 )

@@ -157,6 +157,9 @@ pub struct ImageOutcome {
     /// Largest distance between a found and a true corner, as a share of the true board's
     /// mean side (when the true corners are known).
     pub corner_error: Option<f32>,
+    /// Whether the board's lines bend and it was read with the bend taken out (see
+    /// [`crate::board::Bend`]).
+    pub straightened: bool,
     /// Squares reported as unsure (top probability under the threshold).
     pub unsure: usize,
     /// Wrong squares among those reported unsure.
@@ -200,6 +203,10 @@ pub struct GroupStats {
     pub orientation_right: usize,
     /// Corner errors of found boards with known corners (share of the side).
     pub corner_errors: Vec<f32>,
+    /// Boards read with their bend taken out (see [`crate::board::Bend`]).
+    pub straightened: usize,
+    /// Those read exactly.
+    pub straightened_exact: usize,
     /// Squares reported as unsure.
     pub unsure: usize,
     /// Wrong squares that were reported as unsure.
@@ -242,6 +249,8 @@ impl GroupStats {
                 self.all_errors_flagged += 1;
             }
             self.moves.add(o.shown_move, o.named_move);
+            self.straightened += usize::from(o.straightened);
+            self.straightened_exact += usize::from(o.straightened && o.wrong.is_empty());
         }
         if let Some(ok) = o.orientation_ok {
             self.orientation_checked += 1;
@@ -367,6 +376,7 @@ fn one(
         orientation_ok: None,
         error: None,
         corner_error: None,
+        straightened: false,
         unsure: 0,
         wrong_unsure: 0,
         labels_cleared: 0,
@@ -392,6 +402,7 @@ fn one(
             out.predicted = Some(rec.placement.to_string());
             out.orientation_ok = li.orientation.map(|o| o == rec.orientation.orientation);
             out.corner_error = li.quad.map(|q| corner_error(&rec.board.quad, &q));
+            out.straightened = rec.straightened;
             out.unsure = rec.uncertain.len();
             out.labels_cleared = rec.labels_cleared.len();
             out.marks_cleared = rec.marks_cleared.len();
