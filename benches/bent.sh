@@ -59,7 +59,7 @@ case "$cmd" in
         k*) magick_set "$s" ;;
         *) echo "bent.sh: no set $s" >&2; exit 2 ;;
       esac
-      [ -d $dir/$s ] && echo "bent.sh: $dir/$s"
+      if [ -d $dir/$s ]; then echo "bent.sh: $dir/$s"; fi
     done
     ;;
   eval)
