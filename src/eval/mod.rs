@@ -180,6 +180,32 @@ pub struct ImageOutcome {
     pub named_move: Option<MoveSquares>,
 }
 
+impl ImageOutcome {
+    /// The outcome for `li` before it is read: nothing predicted, nothing counted.
+    fn unread(li: &LabelledImage) -> ImageOutcome {
+        ImageOutcome {
+            file: li.file.display().to_string(),
+            kind: li.kind.clone(),
+            source: li.source.clone(),
+            predicted: None,
+            truth: li.placement.to_string(),
+            wrong: Vec::new(),
+            orientation_ok: None,
+            error: None,
+            corner_error: None,
+            straightened: false,
+            unsure: 0,
+            wrong_unsure: 0,
+            labels_cleared: 0,
+            wrong_labels_cleared: 0,
+            marks_cleared: 0,
+            wrong_marks_cleared: 0,
+            shown_move: li.last_move,
+            named_move: None,
+        }
+    }
+}
+
 /// Counts for a group of images.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct GroupStats {
@@ -366,26 +392,7 @@ fn one(
     li: &LabelledImage,
     opts: &RecognizeOptions,
 ) -> (ImageOutcome, Option<Placement>) {
-    let mut out = ImageOutcome {
-        file: li.file.display().to_string(),
-        kind: li.kind.clone(),
-        source: li.source.clone(),
-        predicted: None,
-        truth: li.placement.to_string(),
-        wrong: Vec::new(),
-        orientation_ok: None,
-        error: None,
-        corner_error: None,
-        straightened: false,
-        unsure: 0,
-        wrong_unsure: 0,
-        labels_cleared: 0,
-        wrong_labels_cleared: 0,
-        marks_cleared: 0,
-        wrong_marks_cleared: 0,
-        shown_move: li.last_move,
-        named_move: None,
-    };
+    let mut out = ImageOutcome::unread(li);
     let img = match crate::io::open_image(&li.file) {
         Ok(img) => img,
         Err(e) => {

@@ -17,27 +17,23 @@ fn report_paths_add_the_extensions_to_the_whole_name() {
 
 /// A found board of `wrong` squares, read straightened or not.
 fn outcome(file: &str, wrong: usize, straightened: bool) -> ImageOutcome {
-    ImageOutcome {
-        file: file.into(),
+    let li = LabelledImage {
+        file: PathBuf::from(file),
+        placement: "8/8/8/8/8/8/8/8".parse().unwrap(),
         kind: "photo".into(),
+        orientation: None,
         source: "book".into(),
+        quad: None,
+        last_move: ShownMove::Unknown,
+    };
+    ImageOutcome {
         predicted: Some("8/8/8/8/8/8/8/8".into()),
-        truth: "8/8/8/8/8/8/8/8".into(),
         wrong: (0..wrong)
             .map(|i| format!("a{}: wP -> empty", i + 1))
             .collect(),
         orientation_ok: Some(true),
-        error: None,
-        corner_error: None,
         straightened,
-        unsure: 0,
-        wrong_unsure: 0,
-        labels_cleared: 0,
-        wrong_labels_cleared: 0,
-        marks_cleared: 0,
-        wrong_marks_cleared: 0,
-        shown_move: ShownMove::Unknown,
-        named_move: None,
+        ..ImageOutcome::unread(&li)
     }
 }
 

@@ -106,8 +106,7 @@ impl Curl {
             let (a, m) = shape.forward(p[0]);
             axes.to_picture([a, centre[1] + (p[1] - centre[1]) * m])
         });
-        let inside = |p: &Point| p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= w && p[1] <= h;
-        if !moved.iter().all(inside) {
+        if !moved.iter().all(|p| inside(*p, w, h)) {
             return None;
         }
         let table = shape.inverse_table(axes.length);
@@ -130,6 +129,11 @@ impl Curl {
         }
         Some((out, Quad(moved)))
     }
+}
+
+/// Whether `p` lies within a `w` x `h` picture.
+fn inside(p: Point, w: f32, h: f32) -> bool {
+    p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= w && p[1] <= h
 }
 
 /// The picture's axes turned so that the first points towards the spine.
@@ -289,31 +293,35 @@ impl Lens {
         let (w, h) = (img.width() as f32, img.height() as f32);
         let c = [w / 2.0, h / 2.0];
         let radius2 = (w * w + h * h) / 4.0;
-        let source = |p: Point| {
+        // The point p shows what lay at c + (p - c) scale(p).
+        let scale = |p: Point| {
             let d = [p[0] - c[0], p[1] - c[1]];
-            let f = 1.0 + self.k * (d[0] * d[0] + d[1] * d[1]) / radius2;
-            [c[0] + d[0] * f, c[1] + d[1] * f]
+            1.0 + self.k * (d[0] * d[0] + d[1] * d[1]) / radius2
         };
-        // Where a corner shows: the fixed point of p = c + (q - c) / f(p), which the small
-        // distortion reaches in a few steps.
+        let source = |p: Point| {
+            let f = scale(p);
+            [c[0] + (p[0] - c[0]) * f, c[1] + (p[1] - c[1]) * f]
+        };
+        // Where a corner shows: the fixed point of p = c + (q - c) / scale(p), which the
+        // small distortion reaches in a few steps.
         let moved = quad.0.map(|q| {
             let mut p = q;
             for _ in 0..30 {
-                let d = [p[0] - c[0], p[1] - c[1]];
-                let f = 1.0 + self.k * (d[0] * d[0] + d[1] * d[1]) / radius2;
+                let f = scale(p);
                 p = [c[0] + (q[0] - c[0]) / f, c[1] + (q[1] - c[1]) / f];
             }
             p
         });
-        let inside = |p: &Point| p[0] >= 0.0 && p[1] >= 0.0 && p[0] <= w && p[1] <= h;
         let exact = |p: &Point, q: &Point| crate::quad::dist(source(*p), *q) < 0.01;
-        if !moved.iter().all(inside) || !moved.iter().zip(&quad.0).all(|(p, q)| exact(p, q)) {
+        if !moved.iter().all(|p| inside(*p, w, h))
+            || !moved.iter().zip(&quad.0).all(|(p, q)| exact(p, q))
+        {
             return None;
         }
         let fill = img.get_pixel(0, 0).0;
         let out = RgbImage::from_fn(img.width(), img.height(), |x, y| {
             let s = source([x as f32 + 0.5, y as f32 + 0.5]);
-            if !(s[0] >= 0.0 && s[1] >= 0.0 && s[0] <= w && s[1] <= h) {
+            if !inside(s, w, h) {
                 return image::Rgb(fill);
             }
             image::Rgb(sample_bilinear(img, s[0] - 0.5, s[1] - 0.5).map(to_u8))
