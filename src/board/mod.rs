@@ -11,6 +11,7 @@ pub mod saddle;
 mod shrink;
 mod tone;
 mod tone_fit;
+mod window;
 
 use std::cell::OnceCell;
 
@@ -25,9 +26,9 @@ use occlusion::{Covered, covered_corners};
 use saddle::{Integral, Kernel, saddles};
 use shrink::{LUMA, prepare};
 use tone::{
-    OtherViews, corner_split, outside_alternation, settle_window, square_contrast,
-    square_contrast_uncovered,
+    OtherViews, corner_split, outside_alternation, square_contrast, square_contrast_uncovered,
 };
+use window::{LineCorners, settle_window};
 
 /// Board finder settings (a field left out of a settings file takes its default).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -332,19 +333,15 @@ impl Search<'_> {
             .ok_or_else(|| self.not_found(found, NotFoundReason::Sheared))?;
         let blur = (lattice.spacing * 0.08).max(1.0) as usize;
         // The lattice may sit a row off the board when corners hide along one edge and labels
-        // or a frame mimic corners along the other; the squares' colours settle it.
-        let along = |axis: usize, index: f32| {
-            lattice
-                .members
-                .iter()
-                .filter(|(ij, _)| ij[axis] == index)
-                .count()
-        };
-        let edge_corners = [
-            [along(0, 0.0), along(0, 6.0)],
-            [along(1, 0.0), along(1, 6.0)],
-        ];
-        let offset = settle_window(integral, &h, blur, edge_corners, kernel == Kernel::Upright);
+        // or a frame mimic corners along the other, or two when two lines of corners were
+        // not found (a page curling away); the squares' colours settle it.
+        let mut line_corners: LineCorners = [[0; 7]; 2];
+        for (ij, _) in &lattice.members {
+            for axis in 0..2 {
+                line_corners[axis][ij[axis] as usize] += 1;
+            }
+        }
+        let offset = settle_window(integral, &h, blur, line_corners, kernel == Kernel::Upright);
         // Every inner corner looked for again with a kernel sized to its own squares.
         let h = refine::refine(integral, &h, offset, kernel, cfg.min_score).unwrap_or(h);
         // In grey alone; kept for the tone fit's check below.
