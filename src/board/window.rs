@@ -32,22 +32,18 @@ pub fn settle_window(
     for horizontal in [true, false] {
         let axis = usize::from(horizontal);
         let other = offset[1 - axis];
-        let along = |line: i32| {
-            usize::try_from(line)
-                .ok()
-                .and_then(|l| corners[axis].get(l).copied())
-                .unwrap_or(0)
-        };
+        let along = corners[axis];
         let line = |i: i32| alternation(integral, h, blur, i, other, horizontal, false);
-        let step = window_step(line, [along(0), along(6)], upright);
-        // After a step the window spans lines `step..step + 8`; the edge line the step left
-        // on the side it moved away from, and the corner line on that line's inner side.
+        let step = window_step(line, [along[0], along[6]], upright);
+        // After a step the window spans lines `step..=step + 7`; the edge line the step
+        // left on the side it moved away from, and the corner line on that line's inner
+        // side.
         let (edge, inner_side) = if step > 0 { (1, 1) } else { (6, 5) };
         let flat_edge = || {
             let typical = (step + 1..step + 7).filter_map(&line).sum::<f32>() / 6.0;
             line(edge).is_some_and(|v| v < FLAT_SHARE * typical)
         };
-        offset[axis] = if step != 0 && along(inner_side) == 0 && flat_edge() {
+        offset[axis] = if step != 0 && along[inner_side] == 0 && flat_edge() {
             2 * step
         } else {
             step
