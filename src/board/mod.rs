@@ -26,7 +26,8 @@ use occlusion::{Covered, covered_corners};
 use saddle::{Integral, Kernel, saddles};
 use shrink::{LUMA, prepare};
 use tone::{
-    OtherViews, corner_split, outside_alternation, square_contrast, square_contrast_uncovered,
+    OtherViews, corner_split, outside_alternation, square_contrast, square_contrast_robust,
+    square_contrast_uncovered,
 };
 use window::{LineCorners, settle_window};
 
@@ -167,13 +168,42 @@ pub struct FoundBoard {
 /// turned down as faint: a large board in perspective whose first search settled on a
 /// lattice off its squares. (Type the first search calls text-like can show a clear turned
 /// lattice up close.) The error is the first search's.
+///
+/// When the best candidate is turned down as faint, the search runs once more judging a
+/// faint lattice's squares by the medians of their tones as well (see
+/// [`tone::square_contrast_robust`]): a faint board whose men spread its squares' tones.
+/// Only then: a lattice so accepted could otherwise win over a board's own (a lattice a
+/// file off it, which the other kernel's board beats when the faint one is turned down).
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
-    let first = find_at(img, cfg, cfg.max_side);
+    match find_judged(img, cfg, Faint::ByMeans) {
+        Err(e) if matches!(e.reason, NotFoundReason::FaintSquares { .. }) => {
+            find_judged(img, cfg, Faint::AlsoByMedians).map_err(|_| e)
+        }
+        found => found,
+    }
+}
+
+/// How a lattice whose squares' tones hardly differ is judged.
+#[derive(Clone, Copy, PartialEq)]
+enum Faint {
+    /// By their means and deviations (and the other views).
+    ByMeans,
+    /// ... and by their medians.
+    AlsoByMedians,
+}
+
+/// [`find`] with faint lattices judged as `faint` says.
+fn find_judged(
+    img: &RgbImage,
+    cfg: &FinderConfig,
+    faint: Faint,
+) -> Result<FoundBoard, BoardNotFound> {
+    let first = find_at(img, cfg, cfg.max_side, faint);
     let longer = img.width().max(img.height());
     match first {
         Err(e) if cfg.finer_max_side > cfg.max_side && longer > cfg.max_side => {
             let first_scale = cfg.max_side as f32 / longer as f32;
-            match find_at(img, cfg, cfg.finer_max_side) {
+            match find_at(img, cfg, cfg.finer_max_side, faint) {
                 Ok(b)
                     if b.quad.mean_side() / 8.0 * first_scale <= FINER_MAX_SQUARE
                         || (b.inner_corners >= CLEAR_LATTICE
@@ -189,7 +219,12 @@ pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFo
 }
 
 /// [`find`] on `img` shrunk to at most `max_side` pixels a side.
-fn find_at(img: &RgbImage, cfg: &FinderConfig, max_side: u32) -> Result<FoundBoard, BoardNotFound> {
+fn find_at(
+    img: &RgbImage,
+    cfg: &FinderConfig,
+    max_side: u32,
+    faint: Faint,
+) -> Result<FoundBoard, BoardNotFound> {
     let (gray, fx, fy) = prepare(img, max_side, LUMA);
     let integral = Integral::new(&gray);
     // Built only for a lattice whose squares' grey tones hardly differ.
@@ -205,6 +240,7 @@ fn find_at(img: &RgbImage, cfg: &FinderConfig, max_side: u32) -> Result<FoundBoa
         other_views: &views,
         scale: (fx, fy),
         cfg,
+        faint,
     };
     match search.with_kernel(Kernel::Upright) {
         Ok(upright) if upright.inner_corners < CLEAR_LATTICE => {
@@ -231,6 +267,7 @@ struct Search<'a> {
     other_views: &'a dyn Fn() -> &'a OtherViews,
     scale: (f32, f32),
     cfg: &'a FinderConfig,
+    faint: Faint,
 }
 
 impl Search<'_> {
@@ -373,6 +410,10 @@ impl Search<'_> {
             // channels or the texture may tell them apart where the grey tone cannot.
             square_contrast =
                 square_contrast.max((self.other_views)().best_contrast(&h, offset, blur));
+            if self.faint == Faint::AlsoByMedians {
+                square_contrast = square_contrast
+                    .max(square_contrast_robust(integral, &h, offset, blur, &covered));
+            }
         }
         let quad = outline(&h, offset, (fx, fy));
         // Sheared further than any photographed board: a pattern of something else.

@@ -74,7 +74,15 @@ pub fn square_contrast_on_ring(
     blur: usize,
     ring: f32,
 ) -> f32 {
-    contrast_of_squares(integral, h, offset, blur, ring, &|_, _| true)
+    contrast_of_squares(
+        integral,
+        h,
+        offset,
+        blur,
+        ring,
+        Spread::Deviation,
+        &|_, _| true,
+    )
 }
 
 /// [`square_contrast`] over the squares not under a card laid over the board (see
@@ -86,9 +94,45 @@ pub fn square_contrast_uncovered(
     blur: usize,
     covered: &Covered,
 ) -> f32 {
-    contrast_of_squares(integral, h, offset, blur, RING, &|r, c| {
+    contrast_of_squares(
+        integral,
+        h,
+        offset,
+        blur,
+        RING,
+        Spread::Deviation,
+        &|r, c| !covered.touches(r, c),
+    )
+}
+
+/// [`square_contrast_uncovered`] with each colour's tone its squares' median and its spread
+/// their median deviation (scaled to a standard deviation's): men reaching into the rings
+/// of a faint board's squares (lightly hatched dark squares at a few pixels a line) spread
+/// both colours' tones and hide a difference that the empty squares, most of either
+/// colour, show plainly.
+pub fn square_contrast_robust(
+    integral: &Integral,
+    h: &Homography,
+    offset: [f32; 2],
+    blur: usize,
+    covered: &Covered,
+) -> f32 {
+    contrast_of_squares(integral, h, offset, blur, RING, Spread::Median, &|r, c| {
         !covered.touches(r, c)
     })
+}
+
+/// Least difference (grey levels) between the two colours' median tones for
+/// [`square_contrast_robust`] to see squares at all.
+const MIN_MEDIAN_STEP: f32 = 10.0;
+
+/// How [`contrast_of_squares`] takes each colour's tone and spread.
+#[derive(Clone, Copy)]
+enum Spread {
+    /// Mean and standard deviation.
+    Deviation,
+    /// Median and 1.4826 times the median absolute deviation.
+    Median,
 }
 
 /// The contrast of the squares (`row`, `col`, 0..8 of the window) that `counts`.
@@ -98,6 +142,7 @@ fn contrast_of_squares(
     offset: [f32; 2],
     blur: usize,
     ring: f32,
+    spread: Spread,
     counts: &dyn Fn(i32, i32) -> bool,
 ) -> f32 {
     let (dc, dr) = (offset[0] as i32, offset[1] as i32);
@@ -112,13 +157,38 @@ fn contrast_of_squares(
             }
         }
     }
-    let stats = |g: &[f32]| {
-        let m = g.iter().sum::<f32>() / g.len().max(1) as f32;
-        let sd = (g.iter().map(|x| (x - m).powi(2)).sum::<f32>() / g.len().max(1) as f32).sqrt();
-        (m, sd)
+    let stats = |g: &[f32]| match spread {
+        Spread::Deviation => {
+            let m = g.iter().sum::<f32>() / g.len().max(1) as f32;
+            let sd =
+                (g.iter().map(|x| (x - m).powi(2)).sum::<f32>() / g.len().max(1) as f32).sqrt();
+            (m, sd)
+        }
+        Spread::Median => {
+            let m = median(g.to_vec());
+            (
+                m,
+                1.4826 * median(g.iter().map(|x| (x - m).abs()).collect()),
+            )
+        }
     };
     let ((ma, sa), (mb, sb)) = (stats(&groups[0]), stats(&groups[1]));
+    // Medians of a texture's squares (a halftone page under a chance lattice) can differ
+    // by a few grey levels with next to no spread: a board's colours differ visibly.
+    if matches!(spread, Spread::Median) && (ma - mb).abs() < MIN_MEDIAN_STEP {
+        return 0.0;
+    }
     (ma - mb).abs() / (sa + sb + 4.0)
+}
+
+/// The median of `values` (0 when there are none).
+fn median(mut values: Vec<f32>) -> f32 {
+    values.sort_by(f32::total_cmp);
+    match values.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => values[n / 2],
+        n => 0.5 * (values[n / 2 - 1] + values[n / 2]),
+    }
 }
 
 /// How strongly a line of 8 squares alternates: the mean tone step between neighbours,
@@ -422,5 +492,39 @@ mod tests {
             grey < 0.35 && views < 0.35,
             "grey {grey}, best other view {views}"
         );
+    }
+
+    #[test]
+    fn men_spreading_a_faint_board_s_tones_leave_its_medians_apart() {
+        // Light squares 244, dark 230 (a lightly hatched print, averaged); men, dark discs
+        // reaching into the squares' rings, on every third square.
+        let side = 24u32;
+        let (img, h) = board(side, 12, |light, x, y| {
+            let (c, r) = ((x - 12) / side, (y - 12) / side);
+            let (dx, dy) = ((x - 12) % side, (y - 12) % side);
+            let centre = |d: u32| d as f32 + 0.5 - side as f32 / 2.0;
+            let man = (c + 8 * r) % 3 == 0 && centre(dx).hypot(centre(dy)) < 0.48 * side as f32;
+            match (man, light) {
+                (true, _) => [60; 3],
+                (false, true) => [244; 3],
+                (false, false) => [230; 3],
+            }
+        });
+        let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
+        let integral = Integral::new(&gray);
+        let plain = square_contrast(&integral, &h, [0.0, 0.0], 1);
+        let robust = square_contrast_robust(&integral, &h, [0.0, 0.0], 1, &Covered::default());
+        assert!(plain < 0.35, "mean and deviation: {plain}");
+        assert!(robust > 1.0, "medians: {robust}");
+        // Squares 6 grey levels apart with no spread at all: a texture's chance lattice.
+        let (img, h) = board(
+            side,
+            12,
+            |light, _, _| if light { [44; 3] } else { [38; 3] },
+        );
+        let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
+        let integral = Integral::new(&gray);
+        let robust = square_contrast_robust(&integral, &h, [0.0, 0.0], 1, &Covered::default());
+        assert_eq!(robust, 0.0);
     }
 }
