@@ -26,7 +26,7 @@ use occlusion::{Covered, covered_corners};
 use saddle::{Integral, Kernel, saddles};
 use shrink::{LUMA, prepare};
 use tone::{
-    OtherViews, corner_split, outside_alternation, square_contrast, square_contrast_robust,
+    OtherViews, Spread, corner_split, outside_alternation, square_contrast,
     square_contrast_uncovered,
 };
 use window::{LineCorners, settle_window};
@@ -170,10 +170,10 @@ pub struct FoundBoard {
 /// lattice up close.) The error is the first search's.
 ///
 /// When the best candidate is turned down as faint, the search runs once more judging a
-/// faint lattice's squares by the medians of their tones as well (see
-/// [`tone::square_contrast_robust`]): a faint board whose men spread its squares' tones.
-/// Only then: a lattice so accepted could otherwise win over a board's own (a lattice a
-/// file off it, which the other kernel's board beats when the faint one is turned down).
+/// faint lattice's squares by the medians of their tones as well: a faint board whose men
+/// spread its squares' tones. Only then: a lattice so accepted could otherwise win over a
+/// board's own (a lattice a file off it, which the other kernel's board beats when the
+/// faint one is turned down).
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
     match find_judged(img, cfg, Faint::ByMeans) {
         Err(e) if matches!(e.reason, NotFoundReason::FaintSquares { .. }) => {
@@ -401,7 +401,7 @@ impl Search<'_> {
             return Err(self.not_found(found, NotFoundReason::TooFewCorners));
         }
         let mut square_contrast = if covered.count() > 0 {
-            square_contrast_uncovered(integral, &h, offset, blur, &covered)
+            square_contrast_uncovered(integral, &h, offset, blur, &covered, Spread::Deviation)
         } else {
             grey_contrast
         };
@@ -411,8 +411,14 @@ impl Search<'_> {
             square_contrast =
                 square_contrast.max((self.other_views)().best_contrast(&h, offset, blur));
             if self.faint == Faint::AlsoByMedians {
-                square_contrast = square_contrast
-                    .max(square_contrast_robust(integral, &h, offset, blur, &covered));
+                square_contrast = square_contrast.max(square_contrast_uncovered(
+                    integral,
+                    &h,
+                    offset,
+                    blur,
+                    &covered,
+                    Spread::Median,
+                ));
             }
         }
         let quad = outline(&h, offset, (fx, fy));

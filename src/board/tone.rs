@@ -86,52 +86,34 @@ pub fn square_contrast_on_ring(
 }
 
 /// [`square_contrast`] over the squares not under a card laid over the board (see
-/// [`Covered`]): the card's own tone would count as a third square colour.
+/// [`Covered`]: the card's own tone would count as a third square colour), each colour's
+/// tone and spread taken as `spread` says.
 pub fn square_contrast_uncovered(
     integral: &Integral,
     h: &Homography,
     offset: [f32; 2],
     blur: usize,
     covered: &Covered,
+    spread: Spread,
 ) -> f32 {
-    contrast_of_squares(
-        integral,
-        h,
-        offset,
-        blur,
-        RING,
-        Spread::Deviation,
-        &|r, c| !covered.touches(r, c),
-    )
-}
-
-/// [`square_contrast_uncovered`] with each colour's tone its squares' median and its spread
-/// their median deviation (scaled to a standard deviation's): men reaching into the rings
-/// of a faint board's squares (lightly hatched dark squares at a few pixels a line) spread
-/// both colours' tones and hide a difference that the empty squares, most of either
-/// colour, show plainly.
-pub fn square_contrast_robust(
-    integral: &Integral,
-    h: &Homography,
-    offset: [f32; 2],
-    blur: usize,
-    covered: &Covered,
-) -> f32 {
-    contrast_of_squares(integral, h, offset, blur, RING, Spread::Median, &|r, c| {
+    contrast_of_squares(integral, h, offset, blur, RING, spread, &|r, c| {
         !covered.touches(r, c)
     })
 }
 
 /// Least difference (grey levels) between the two colours' median tones for
-/// [`square_contrast_robust`] to see squares at all.
+/// [`Spread::Median`] to see squares at all.
 const MIN_MEDIAN_STEP: f32 = 10.0;
 
-/// How [`contrast_of_squares`] takes each colour's tone and spread.
-#[derive(Clone, Copy)]
-enum Spread {
+/// How a square contrast takes each colour's tone and spread.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spread {
     /// Mean and standard deviation.
     Deviation,
-    /// Median and 1.4826 times the median absolute deviation.
+    /// Median and 1.4826 times the median absolute deviation (scaled to a standard
+    /// deviation's): men reaching into the rings of a faint board's squares (lightly
+    /// hatched dark squares at a few pixels a line) spread both colours' tones and hide a
+    /// difference that the empty squares, most of either colour, show plainly.
     Median,
 }
 
@@ -496,6 +478,7 @@ mod tests {
 
     #[test]
     fn men_spreading_a_faint_board_s_tones_leave_its_medians_apart() {
+        let none = Covered::default();
         // Light squares 244, dark 230 (a lightly hatched print, averaged); men, dark discs
         // reaching into the squares' rings, on every third square.
         let side = 24u32;
@@ -513,7 +496,7 @@ mod tests {
         let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
         let integral = Integral::new(&gray);
         let plain = square_contrast(&integral, &h, [0.0, 0.0], 1);
-        let robust = square_contrast_robust(&integral, &h, [0.0, 0.0], 1, &Covered::default());
+        let robust = square_contrast_uncovered(&integral, &h, [0.0, 0.0], 1, &none, Spread::Median);
         assert!(plain < 0.35, "mean and deviation: {plain}");
         assert!(robust > 1.0, "medians: {robust}");
         // Squares 6 grey levels apart with no spread at all: a texture's chance lattice.
@@ -524,7 +507,7 @@ mod tests {
         );
         let (gray, _, _) = super::super::shrink::prepare(&img, 1024, super::super::shrink::LUMA);
         let integral = Integral::new(&gray);
-        let robust = square_contrast_robust(&integral, &h, [0.0, 0.0], 1, &Covered::default());
+        let robust = square_contrast_uncovered(&integral, &h, [0.0, 0.0], 1, &none, Spread::Median);
         assert_eq!(robust, 0.0);
     }
 }

@@ -128,6 +128,7 @@ const EDGE_CORNERS: usize = 2;
 /// A line brought in to replace an edge line that could not be judged alternates at least
 /// this share of the board's inner lines' mean.
 const INCOMING_SHARE: f32 = 0.5;
+
 #[cfg(test)]
 mod tests {
     use image::RgbImage;
