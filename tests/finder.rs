@@ -325,6 +325,7 @@ fn small_boards_in_large_pictures_are_found_by_the_finer_search() {
     let renderer = own_set_renderer(cfg);
     let first_search_only = FinderConfig {
         finer_max_side: 0,
+        faint_medians: false,
         ..FinderConfig::default()
     };
     for index in [14, 1543] {
@@ -352,6 +353,7 @@ fn a_large_board_the_first_search_misplaces_is_found_by_the_finer_search() {
     let r = own_set_renderer(cfg).render(7, 100);
     let first_search_only = FinderConfig {
         finer_max_side: 0,
+        faint_medians: false,
         ..FinderConfig::default()
     };
     let err = find(&r.image, &first_search_only).expect_err("the first search turns it down");

@@ -51,6 +51,9 @@ pub struct FinderConfig {
     /// Smallest light/dark square contrast (see [`FoundBoard::square_contrast`]) of a board.
     /// Default 0.35 (noise scores under 0.2; the weakest real board seen, a faded scan, 0.59).
     pub min_square_contrast: f32,
+    /// When the best lattice is turned down as faint, search once more judging a faint
+    /// lattice's squares by their median tones as well (see [`find`]). Default true.
+    pub faint_medians: bool,
 }
 
 impl Default for FinderConfig {
@@ -63,6 +66,7 @@ impl Default for FinderConfig {
             min_corners: 22,
             max_points: 500,
             min_square_contrast: 0.35,
+            faint_medians: true,
         }
     }
 }
@@ -176,7 +180,7 @@ pub struct FoundBoard {
 /// faint one is turned down).
 pub fn find(img: &RgbImage, cfg: &FinderConfig) -> Result<FoundBoard, BoardNotFound> {
     match find_judged(img, cfg, Faint::ByMeans) {
-        Err(e) if matches!(e.reason, NotFoundReason::FaintSquares { .. }) => {
+        Err(e) if cfg.faint_medians && matches!(e.reason, NotFoundReason::FaintSquares { .. }) => {
             find_judged(img, cfg, Faint::AlsoByMedians).map_err(|_| e)
         }
         found => found,
