@@ -157,7 +157,7 @@ fn contrast_of_squares(
     let ((ma, sa), (mb, sb)) = (stats(&groups[0]), stats(&groups[1]));
     // Medians of a texture's squares (a halftone page under a chance lattice) can differ
     // by a few grey levels with next to no spread: a board's colours differ visibly.
-    if matches!(spread, Spread::Median) && (ma - mb).abs() < MIN_MEDIAN_STEP {
+    if spread == Spread::Median && (ma - mb).abs() < MIN_MEDIAN_STEP {
         return 0.0;
     }
     (ma - mb).abs() / (sa + sb + 4.0)
